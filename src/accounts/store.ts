@@ -1,0 +1,95 @@
+// The one interface every account store implements (Redis for several instances, memory for
+// one process). Handlers and the fetcher see only this; no Redis command leaves src/accounts.
+
+/** An account: owns keys and one daily upstream allowance. Times are Unix epoch seconds. */
+export interface AccountRecord {
+  id: string
+  name: string
+  created_at: number
+}
+
+/** A key as stored: never the secret, only its display prefix. */
+export interface KeyRecord {
+  id: string
+  account_id: string
+  prefix: string
+  name: string
+  created_at: number
+  revoked_at: number | null
+}
+
+export type Authentication =
+  | { ok: true, account_id: string, key_id: string }
+  | { ok: false, reason: 'invalid_api_key' | 'revoked_api_key' }
+
+/** Today's allowance for one account (UTC day). */
+export interface AllowanceState {
+  upstream_attempts: number
+  limit: number
+  remaining: number
+  /** Seconds to the next 00:00 UTC, always >= 1. */
+  reset_after_seconds: number
+}
+
+export type Reservation =
+  | { ok: true, state: AllowanceState }
+  | { ok: false, state: AllowanceState, retry_after_seconds: number }
+
+/** Outcome of one request against the per-account request rate limit. */
+export interface RateDecision {
+  allowed: boolean
+  /** The burst size (RateLimit-Limit). */
+  limit: number
+  /** Requests that could be made right now after this one (RateLimit-Remaining). */
+  remaining: number
+  /** Seconds until the bucket is full again (RateLimit-Reset), integer >= 0. */
+  reset_seconds: number
+  /** When refused: integer seconds >= 1 until one request is allowed again; else 0. */
+  retry_after_seconds: number
+}
+
+export interface AccountLimits {
+  dailyAllowance: number
+  ratePerSecond: number
+  rateBurst: number
+}
+
+/** Thrown (or rejected with) when the backing store cannot be reached in bounded time. */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError'
+}
+
+/** Rejected with when a key is created for an account that does not exist. */
+export class UnknownAccountError extends Error {
+  override readonly name = 'UnknownAccountError'
+  constructor (readonly accountId: string) {
+    super(`no account ${accountId}`)
+  }
+}
+
+export interface AccountStore {
+  readonly kind: 'redis' | 'memory'
+  createAccount (name: string): Promise<AccountRecord>
+  getAccount (id: string): Promise<AccountRecord | null>
+  /**
+   * Returns the record and the secret; the secret is never stored nor returned again.
+   * Rejects with UnknownAccountError when the account does not exist.
+   */
+  createKey (accountId: string, name: string): Promise<{ record: KeyRecord, secret: string }>
+  /** One key by id, whatever its account (the operator CLI revokes by key id alone). */
+  getKey (keyId: string): Promise<KeyRecord | null>
+  /** Newest first. */
+  listKeys (accountId: string): Promise<KeyRecord[]>
+  /** Idempotent; null when the key does not exist or belongs to another account. */
+  revokeKey (accountId: string, keyId: string): Promise<KeyRecord | null>
+  authenticate (secret: string): Promise<Authentication>
+  /** Today's counter, without charging. `nowMs` is injectable for the day boundary. */
+  allowance (accountId: string, nowMs?: number): Promise<AllowanceState>
+  /** Atomically charges one upstream attempt if any remain today. */
+  reserve (accountId: string, nowMs?: number): Promise<Reservation>
+  /** Atomically takes one request from the account's rate bucket. */
+  takeRequest (accountId: string, nowMs?: number): Promise<RateDecision>
+  /** Resolves when the store answers; rejects with StoreUnavailableError otherwise. */
+  ping (): Promise<void>
+  close (): Promise<void>
+}

@@ -1,0 +1,36 @@
+// The method strings and fixed provenance values that responses and capabilities both publish.
+// One place, so the two can never drift (seed 2.5, DESIGN §3–4).
+
+export const PROCESSING_VERSION = 'atmosphere-0.1.0'
+export const INTERFACE_VERSION = '0.1.0'
+
+export const SATURATION_FORMULA_LABEL = 'murphy_koop_2005'
+
+export const METHODS = {
+  density_method: 'ideal_moist_gas_from_specific_humidity_excludes_condensate',
+  height_convention: 'spherical_geometric_above_model_geoid_R6371229m',
+  humidity_convention: `relative_humidity_wrt_liquid_water_${SATURATION_FORMULA_LABEL}`,
+  spatial_interpolation: 'nearest_grid_point',
+  temporal_interpolation: 'nearest_available_model_step',
+  vertical_interpolation: 'linear_u_v_temperature_specific_humidity_log_pressure_in_geometric_height'
+} as const
+
+export const SOURCE_FACTS = {
+  model: 'NOAA NCEP Global Forecast System (GFS)',
+  dataset: 'GFS 0.25 degree global, pressure levels (pgrb2.0p25)',
+  grid_spacing_degrees: 0.25,
+  is_final: false,
+  attribution: 'Derived from NOAA NCEP Global Forecast System (GFS) public output; interpolated by aloft.',
+  licence_url: 'https://www.weather.gov/disclaimer',
+  source_url: 'https://www.nco.ncep.noaa.gov/pmb/products/gfs/'
+} as const
+
+/** How q was obtained at the levels of the column (DESIGN §4). */
+export type SpecificHumiditySource = 'spfh' | 'rh_inverted_ncep_upp'
+
+/** Every optional provenance field of seed 2.5 with its default, ready to spread into a response. */
+export const PROVENANCE_DEFAULTS = {
+  ...SOURCE_FACTS,
+  processing_version: PROCESSING_VERSION,
+  ...METHODS
+} as const

@@ -1,0 +1,111 @@
+// Configuration from environment variables, validated once at start. A bad value is an error
+// that names the variable and what it accepts; the CLI exits with code 2, never a silent default.
+import type { Level } from 'pino'
+
+export type SourceSetting =
+  | { kind: 'noaa' }
+  | { kind: 'mirror', location: string }
+  | { kind: 'filter', url: string }
+
+export interface Config {
+  port: number
+  host: string
+  redisUrl: string | undefined
+  redisPrefix: string
+  adminToken: string | undefined
+  logLevel: Level | 'silent'
+  source: SourceSetting
+  cacheDir: string
+  dailyAllowance: number
+  ratePerSecond: number
+  rateBurst: number
+  maxTimeOffsetHours: number
+  shutdownGraceMs: number
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError'
+  constructor (readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+  }
+}
+
+interface VariableSpec {
+  name: string
+  default: string
+  about: string
+}
+
+/** Every variable aloft reads, with its default and meaning (the README table mirrors this). */
+export const VARIABLES: readonly VariableSpec[] = [
+  { name: 'PORT', default: '8080', about: 'TCP port to listen on (0 picks a free one)' },
+  { name: 'HOST', default: '0.0.0.0', about: 'address to bind' },
+  { name: 'REDIS_URL', default: '', about: 'Redis for accounts, allowances and rate limits shared by several instances (redis:// or rediss://); unset: an in-memory store inside this process' },
+  { name: 'ALOFT_REDIS_PREFIX', default: 'aloft:', about: 'prefix of every Redis key aloft writes' },
+  { name: 'ALOFT_ADMIN_TOKEN', default: '', about: 'operator token for POST /v1/admin/accounts (at least 16 characters); unset: the route does not exist' },
+  { name: 'ALOFT_LOG_LEVEL', default: 'info', about: 'fatal, error, warn, info, debug, trace or silent' },
+  { name: 'ALOFT_SOURCE', default: 'noaa', about: 'data source: noaa, mirror:<directory or http(s) URL in the bucket layout>, or filter:<http(s) URL of a grib-filter endpoint>' },
+  { name: 'ALOFT_CACHE_DIR', default: 'var/cache', about: 'where raw source bytes are kept across restarts' },
+  { name: 'ALOFT_DAILY_ALLOWANCE', default: '1000', about: 'upstream attempts per account per UTC day (integer >= 0)' },
+  { name: 'ALOFT_RATE_PER_SECOND', default: '20', about: 'sustained profile requests per second per account (> 0)' },
+  { name: 'ALOFT_RATE_BURST', default: '40', about: 'profile request burst per account (integer >= 1)' },
+  { name: 'ALOFT_MAX_TIME_OFFSET_HOURS', default: '3', about: 'how far (inclusive) the nearest model time may lie from the requested time before a 404' },
+  { name: 'ALOFT_SHUTDOWN_GRACE_MS', default: '10000', about: 'how long SIGTERM/SIGINT waits for in-flight requests before closing them' }
+]
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
+export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = []
+  const known = new Set(VARIABLES.map((v) => v.name))
+  for (const name of Object.keys(env)) {
+    if (name.startsWith('ALOFT_') && !known.has(name)) problems.push(`${name} is not a variable aloft knows (a typo?); known: ${[...known].filter((k) => k.startsWith('ALOFT_')).join(', ')}`)
+  }
+  const raw = (name: string): string => {
+    const value = env[name]
+    return value === undefined || value === '' ? VARIABLES.find((v) => v.name === name)!.default : value
+  }
+  const number = (name: string, check: (n: number) => boolean, accepts: string): number => {
+    const text = raw(name).trim()
+    const n = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : NaN
+    if (!Number.isFinite(n) || !check(n)) {
+      problems.push(`${name}=${JSON.stringify(raw(name))} is invalid: expected ${accepts}`)
+      return NaN
+    }
+    return n
+  }
+  const int = (name: string, min: number, max: number): number =>
+    number(name, (n) => Number.isInteger(n) && n >= min && n <= max, `an integer from ${min} to ${max}`)
+
+  const port = int('PORT', 0, 65535)
+  const host = raw('HOST')
+  const redisUrl = env.REDIS_URL === undefined || env.REDIS_URL === '' ? undefined : env.REDIS_URL
+  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) problems.push('REDIS_URL is invalid: expected redis://[user:password@]host[:port][/db] or rediss://…')
+  const redisPrefix = raw('ALOFT_REDIS_PREFIX')
+  if (!/^[\x21-\x7e]{1,64}$/.test(redisPrefix)) problems.push('ALOFT_REDIS_PREFIX is invalid: expected 1–64 printable characters without spaces')
+  const adminToken = env.ALOFT_ADMIN_TOKEN === undefined || env.ALOFT_ADMIN_TOKEN === '' ? undefined : env.ALOFT_ADMIN_TOKEN
+  if (adminToken !== undefined && (adminToken.length < 16 || /\s/.test(adminToken))) problems.push('ALOFT_ADMIN_TOKEN is invalid: expected at least 16 characters without white space (the value is not shown)')
+  const logLevel = raw('ALOFT_LOG_LEVEL') as Config['logLevel']
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) problems.push(`ALOFT_LOG_LEVEL=${JSON.stringify(logLevel)} is invalid: expected one of ${LOG_LEVELS.join(', ')}`)
+  const source = parseSource(raw('ALOFT_SOURCE'), problems)
+  const cacheDir = raw('ALOFT_CACHE_DIR')
+  const dailyAllowance = int('ALOFT_DAILY_ALLOWANCE', 0, 1_000_000_000)
+  const ratePerSecond = number('ALOFT_RATE_PER_SECOND', (n) => n > 0 && n <= 1_000_000, 'a number greater than 0 (at most 1000000)')
+  const rateBurst = int('ALOFT_RATE_BURST', 1, 1_000_000)
+  const maxTimeOffsetHours = number('ALOFT_MAX_TIME_OFFSET_HOURS', (n) => n >= 0 && n <= 24, 'a number of hours from 0 to 24')
+  const shutdownGraceMs = int('ALOFT_SHUTDOWN_GRACE_MS', 0, 600_000)
+
+  if (problems.length > 0) throw new ConfigError(problems)
+  return { port, host, redisUrl, redisPrefix, adminToken, logLevel, source, cacheDir, dailyAllowance, ratePerSecond, rateBurst, maxTimeOffsetHours, shutdownGraceMs }
+}
+
+function parseSource (value: string, problems: string[]): SourceSetting {
+  if (value === 'noaa') return { kind: 'noaa' }
+  const colon = value.indexOf(':')
+  const kind = colon < 0 ? value : value.slice(0, colon)
+  const rest = colon < 0 ? '' : value.slice(colon + 1)
+  if (kind === 'mirror' && rest !== '') return { kind: 'mirror', location: rest }
+  if (kind === 'filter' && /^https?:\/\/\S+$/.test(rest)) return { kind: 'filter', url: rest }
+  problems.push(`ALOFT_SOURCE=${JSON.stringify(value)} is invalid: expected noaa, mirror:<directory or http(s) URL>, or filter:<http(s) URL>`)
+  return { kind: 'noaa' }
+}

@@ -1,0 +1,85 @@
+// /openapi.json (OpenAPI 3.1) generated from the route table and the TypeBox schemas.
+import type { TSchema } from '@sinclair/typebox'
+import { SCHEMAS } from './schemas.js'
+import { PROBLEM_CODES, type ProblemCodeName } from './codes.js'
+import { INTERFACE_VERSION } from '../atmosphere/methods.js'
+import type { RouteSpec } from './routes.js'
+
+const byObject = new Map<TSchema, string>(Object.entries(SCHEMAS).map(([name, schema]) => [schema, name]))
+
+/** Plain JSON of a schema, with named sub-schemas turned into component references. */
+function toJson (schema: unknown, top = true): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => toJson(s, false))
+  if (schema === null || typeof schema !== 'object') return schema
+  const name = byObject.get(schema as TSchema)
+  if (name !== undefined && !top) return { $ref: `#/components/schemas/${name}` }
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === '$id') continue
+    out[k] = toJson(v, false)
+  }
+  return out
+}
+
+function ref (schema: TSchema): unknown {
+  const name = byObject.get(schema)
+  return name !== undefined ? { $ref: `#/components/schemas/${name}` } : toJson(schema)
+}
+
+const PROBLEM_MEDIA = 'application/problem+json'
+
+export function buildOpenApi (routes: readonly RouteSpec[]): object {
+  const paths: Record<string, Record<string, unknown>> = {}
+  for (const route of routes) {
+    const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}')
+    const params = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
+      name: m[1], in: 'path', required: true, schema: { type: 'string' }
+    }))
+    const responses: Record<string, unknown> = {}
+    const s = route.success
+    responses[String(s.status)] = {
+      description: route.summary,
+      content: s.schema !== undefined ? { 'application/json': { schema: ref(s.schema) } } : { [s.mediaType ?? 'text/plain']: { schema: { type: 'string' } } }
+    }
+    const byStatus = new Map<number, ProblemCodeName[]>()
+    for (const code of [...route.problems, 'internal_error' as const]) {
+      const status = PROBLEM_CODES[code].status
+      byStatus.set(status, [...(byStatus.get(status) ?? []), code])
+    }
+    for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+      const retry = codes.some((c) => 'retryAfter' in PROBLEM_CODES[c])
+      responses[String(status)] = {
+        description: codes.map((c) => `\`${c}\`: ${PROBLEM_CODES[c].title}`).join('; '),
+        ...(retry ? { headers: { 'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } } } } : {}),
+        content: { [PROBLEM_MEDIA]: { schema: { $ref: '#/components/schemas/Problem' } } }
+      }
+    }
+    const op: Record<string, unknown> = {
+      operationId: route.operationId,
+      summary: route.summary,
+      tags: [route.tag],
+      ...(params.length > 0 ? { parameters: params } : {}),
+      ...(route.body !== undefined ? { requestBody: { required: true, content: { 'application/json': { schema: ref(route.body) } } } } : {}),
+      responses,
+      security: route.security === 'api_key' ? [{ ApiKeyAuth: [] }] : route.security === 'admin' ? [{ AdminBearer: [] }] : []
+    }
+    paths[path] = { ...(paths[path] ?? {}), [route.method.toLowerCase()]: op }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'aloft — atmospheric profiles from NOAA GFS',
+      version: INTERFACE_VERSION,
+      description: 'Wind, temperature, pressure, humidity and air density at chosen heights above a point, from NOAA GFS 0.25° pressure-level data, with full provenance. Errors are RFC 9457 problem documents (`application/problem+json`).'
+    },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    paths,
+    components: {
+      schemas: Object.fromEntries(Object.entries(SCHEMAS).map(([name, schema]) => [name, toJson(schema)])),
+      securitySchemes: {
+        ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'A secret API key; never embed it in a browser application.' },
+        AdminBearer: { type: 'http', scheme: 'bearer', description: 'The operator token (ALOFT_ADMIN_TOKEN).' }
+      }
+    }
+  }
+}

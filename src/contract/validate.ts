@@ -1,0 +1,154 @@
+// Ajv validators compiled once from the TypeBox schemas, and Ajv's errors turned into the
+// seed's 2.8 items (`loc`, `msg`, `type`, `input`, `ctx`).
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import addFormatsModule from 'ajv-formats'
+import type { Static, TSchema } from '@sinclair/typebox'
+import { SCHEMAS, type ValidationErrorItem } from './schemas.js'
+import { RFC3339_PATTERN } from './limits.js'
+
+// ajv-formats is CommonJS: under NodeNext its types describe the default import as the module
+// object, while at run time it is the plugin function itself (which also carries `.default`).
+const addFormats = addFormatsModule.default
+
+const RFC3339 = new RegExp(RFC3339_PATTERN)
+
+/** RFC 3339 date-time as DESIGN §3 accepts it: a real calendar date, no leap second, an offset. */
+export function isRfc3339DateTime (value: string): boolean {
+  if (!RFC3339.test(value)) return false
+  const year = Number(value.slice(0, 4))
+  const month = Number(value.slice(5, 7))
+  const day = Number(value.slice(8, 10))
+  const hour = Number(value.slice(11, 13))
+  const minute = Number(value.slice(14, 16))
+  const second = Number(value.slice(17, 19))
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return false
+  if (hour > 23 || minute > 59 || second > 59) return false
+  if (!value.endsWith('Z')) {
+    const offset = value.slice(-5)
+    if (Number(offset.slice(0, 2)) > 23 || Number(offset.slice(3, 5)) > 59) return false
+  }
+  return true
+}
+
+function daysInMonth (year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate()
+}
+
+export const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true })
+addFormats(ajv)
+// Replaces ajv-formats' date-time, which accepts leap seconds and lower-case separators.
+ajv.addFormat('date-time', { type: 'string', validate: isRfc3339DateTime })
+// A record embedded in another (e.g. AtmosphereLevel in AtmosphereResponse) is registered with
+// its parent, by its $id; adding it again would be a duplicate.
+for (const schema of Object.values(SCHEMAS)) {
+  if (ajv.getSchema(schema.$id as string) === undefined) ajv.addSchema(schema)
+}
+
+const compiled = new Map<TSchema, ValidateFunction>()
+
+/** The compiled validator of a schema (compiled on first use, then kept). */
+export function validatorFor<T extends TSchema> (schema: T): ValidateFunction<Static<T>> {
+  let fn = compiled.get(schema)
+  if (fn === undefined) {
+    fn = schema.$id !== undefined ? ajv.getSchema(schema.$id) : undefined
+    fn ??= ajv.compile(schema)
+    compiled.set(schema, fn)
+  }
+  return fn as ValidateFunction<Static<T>>
+}
+
+export type Validation<T> = { ok: true, value: T } | { ok: false, errors: ValidationErrorItem[] }
+
+/** Validates `value` found at `root` (e.g. 'body'), with 2.8 items on failure. */
+export function validate<T extends TSchema> (schema: T, value: unknown, root: string = 'body'): Validation<Static<T>> {
+  const fn = validatorFor(schema)
+  if (fn(value)) return { ok: true, value }
+  return { ok: false, errors: toErrorItems(fn.errors ?? [], value, root) }
+}
+
+function pointerSegments (pointer: string): Array<string | number> {
+  if (pointer === '') return []
+  return pointer.slice(1).split('/').map((raw) => {
+    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~')
+    return /^(0|[1-9]\d*)$/.test(seg) ? Number(seg) : seg
+  })
+}
+
+function valueAt (root: unknown, path: Array<string | number>): unknown {
+  let cur: unknown = root
+  for (const seg of path) {
+    if (cur === null || typeof cur !== 'object') return undefined
+    cur = (cur as Record<string | number, unknown>)[seg]
+  }
+  return cur
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  number: 'number_type', integer: 'int_type', string: 'string_type', boolean: 'bool_type',
+  array: 'list_type', object: 'dict_type', null: 'none_type'
+}
+
+function toErrorItems (errors: ErrorObject[], body: unknown, root: string): ValidationErrorItem[] {
+  const items: ValidationErrorItem[] = []
+  const seen = new Set<string>()
+  for (const e of errors) {
+    const path = pointerSegments(e.instancePath)
+    const input = valueAt(body, path)
+    const p = e.params as Record<string, unknown>
+    let item: ValidationErrorItem
+    switch (e.keyword) {
+      case 'required':
+        item = { loc: [root, ...path, String(p.missingProperty)], msg: 'Field required', type: 'missing' }
+        break
+      case 'additionalProperties': {
+        const name = String(p.additionalProperty)
+        item = { loc: [root, ...path, name], msg: 'Unknown field: extra properties are not permitted', type: 'extra_forbidden', input: valueAt(input, [name]) }
+        break
+      }
+      case 'uniqueItems': {
+        const [first, dup] = [Number(p.j), Number(p.i)].sort((a, b) => a - b)
+        item = { loc: [root, ...path, dup], msg: `Items must be unique: item ${dup} repeats item ${first}`, type: 'unique_items', input: valueAt(input, [dup]), ctx: { duplicate_of: first } }
+        break
+      }
+      case 'type': {
+        const t = Array.isArray(p.type) ? (p.type as string[]).join(' or ') : String(p.type)
+        item = { loc: [root, ...path], msg: `Input should be of type ${t}`, type: TYPE_NAMES[t] ?? 'type_error', input, ctx: { expected: t } }
+        break
+      }
+      case 'enum':
+        item = { loc: [root, ...path], msg: `Input should be one of: ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`, type: 'enum', input, ctx: { expected: p.allowedValues } }
+        break
+      case 'const':
+        item = { loc: [root, ...path], msg: `Input should be ${JSON.stringify(p.allowedValue)}`, type: 'literal_error', input, ctx: { expected: p.allowedValue } }
+        break
+      case 'minimum': case 'maximum': case 'exclusiveMinimum': case 'exclusiveMaximum': {
+        const names = { minimum: ['greater_than_equal', 'greater than or equal to'], maximum: ['less_than_equal', 'less than or equal to'], exclusiveMinimum: ['greater_than', 'greater than'], exclusiveMaximum: ['less_than', 'less than'] } as const
+        const [type, words] = names[e.keyword]
+        item = { loc: [root, ...path], msg: `Input should be ${words} ${String(p.limit)}`, type, input, ctx: { limit: p.limit } }
+        break
+      }
+      case 'minItems': case 'maxItems': case 'minLength': case 'maxLength': {
+        const short = e.keyword.startsWith('min')
+        const unit = e.keyword.endsWith('Items') ? 'items' : 'characters'
+        item = { loc: [root, ...path], msg: `Input should have at ${short ? 'least' : 'most'} ${String(p.limit)} ${unit}`, type: short ? 'too_short' : 'too_long', input, ctx: { limit: p.limit } }
+        break
+      }
+      case 'format':
+        item = p.format === 'date-time'
+          ? { loc: [root, ...path], msg: 'Input should be an RFC 3339 date-time with seconds and a timezone (Z or ±HH:MM), e.g. 2026-01-01T12:00:00Z; leap seconds are not accepted', type: 'datetime_format', input, ctx: { format: 'date-time' } }
+          : { loc: [root, ...path], msg: `Input should match format ${String(p.format)}`, type: 'format', input, ctx: { format: p.format } }
+        break
+      case 'pattern':
+        item = { loc: [root, ...path], msg: 'Input contains characters that are not allowed (control characters U+0000–U+001F, U+007F)', type: 'string_pattern_mismatch', input, ctx: { pattern: p.pattern } }
+        break
+      default:
+        item = { loc: [root, ...path], msg: e.message ?? 'Invalid value', type: e.keyword, input, ctx: p }
+    }
+    const key = JSON.stringify([item.loc, item.type])
+    if (!seen.has(key)) {
+      seen.add(key)
+      items.push(item)
+    }
+  }
+  return items
+}

@@ -1,0 +1,154 @@
+// The polka app: routes from the contract's route table, one wrapper that does everything
+// around a handler in DESIGN §3's order (route → key → rate → body → handler), one problem renderer.
+import polka from 'polka'
+import type { ServerResponse } from 'node:http'
+import { randomUUID } from 'node:crypto'
+import { parse as parsePattern } from 'regexparam'
+import { ROUTES, type RouteSpec } from '../contract/routes.js'
+import { validate } from '../contract/validate.js'
+import { buildOpenApi } from '../contract/openapi.js'
+import { HttpProblem, sendProblem } from './problem.js'
+import { readJsonBody } from './body.js'
+import { authenticate, checkAdmin } from './auth.js'
+import type { AloftRequest, AppDeps, Handler, Reply } from './context.js'
+import { accountHandlers, rateLimit } from './routes/accounts.js'
+import { metaHandlers } from './routes/meta.js'
+import { profileHandlers } from './routes/profile.js'
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+/** Routes that any origin may read from a browser (no key involved). */
+const PUBLIC_CORS = new Set(['capabilities_v1_atmosphere_capabilities_get', 'openapi', 'problem_page'])
+
+export interface App {
+  /** The Node request listener. */
+  handler: (req: import('node:http').IncomingMessage, res: ServerResponse) => void
+  /** The routes this instance serves (the admin route only with a token). */
+  routes: readonly RouteSpec[]
+  /** Set while shutting down: responses then ask clients to close the connection. */
+  draining: boolean
+  /** Requests not yet answered. */
+  inFlight: () => number
+}
+
+export function createApp (deps: AppDeps): App {
+  const { config, logger, metrics } = deps
+  const routes = ROUTES.filter((r) => r.security !== 'admin' || config.adminToken !== undefined)
+  const openapi = JSON.stringify(buildOpenApi(routes))
+  const handlers: Record<string, Handler<any>> = {
+    ...metaHandlers(deps, routes, openapi),
+    ...accountHandlers(deps),
+    ...profileHandlers(deps)
+  }
+  const matchers = routes.map((r) => ({ route: r, pattern: parsePattern(r.path).pattern }))
+  let inFlight = 0
+
+  const app: App = {
+    handler: undefined as unknown as App['handler'],
+    routes,
+    draining: false,
+    inFlight: () => inFlight
+  }
+
+  function fail (err: unknown, req: AloftRequest, res: ServerResponse): void {
+    if (res.headersSent) {
+      logger.error({ err, request_id: req.id }, 'error after the response started')
+      res.destroy()
+      return
+    }
+    if (err instanceof HttpProblem) {
+      sendProblem(res, err, req.id)
+      return
+    }
+    logger.error({ err, request_id: req.id, path: req.path }, 'unexpected error')
+    sendProblem(res, new HttpProblem('internal_error', { detail: `Something failed inside aloft; quote request id ${req.id}.` }), req.id)
+  }
+
+  const router = polka<AloftRequest>({
+    onError: (err, req, res) => fail(err, req, res),
+    onNoMatch: (req, res) => {
+      const allowed = matchers.filter((m) => m.pattern.test(req.path)).map((m) => m.route.method)
+      if (allowed.length === 0) {
+        req.routeId = 'not_found'
+        throw new HttpProblem('not_found', { detail: `No route ${req.method} ${req.path.slice(0, 200)}.` })
+      }
+      req.routeId = 'method_not_allowed'
+      const allow = [...new Set(allowed)].sort().join(', ')
+      throw new HttpProblem('method_not_allowed', { detail: `${req.path} takes ${allow}.`, headers: { Allow: allow } })
+    }
+  })
+
+  // Request id, logs, metrics and the drain flag, for every request including 404s.
+  router.use((req, res, next) => {
+    const incoming = req.headers['x-request-id']
+    req.id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
+    req.started = process.hrtime.bigint()
+    res.setHeader('X-Request-Id', req.id)
+    if (app.draining) res.setHeader('Connection', 'close')
+    inFlight++
+    let done = false
+    const finish = (): void => {
+      if (done) return
+      done = true
+      inFlight--
+      const seconds = Number(process.hrtime.bigint() - req.started) / 1e9
+      const labels = { route: req.routeId ?? 'unknown', method: req.method, status: String(res.statusCode) }
+      metrics.httpRequests.inc(labels)
+      metrics.httpDuration.observe(labels, seconds)
+      logger.info({
+        request_id: req.id,
+        method: req.method,
+        path: req.path,
+        route: labels.route,
+        status: res.statusCode,
+        duration_ms: Math.round(seconds * 1e6) / 1e3,
+        ...(req.accountId !== undefined ? { account_id: req.accountId } : {})
+      }, 'request')
+    }
+    res.on('finish', finish)
+    res.on('close', finish)
+    next()
+  })
+
+  for (const route of routes) {
+    const handle = handlers[route.operationId]
+    if (handle === undefined) throw new Error(`no handler for ${route.operationId}`)
+    const isProfile = route.operationId === 'get_atmospheric_profile'
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'delete'
+    router[method](route.path, async (req, res) => {
+      req.routeId = route.operationId
+      if (PUBLIC_CORS.has(route.operationId)) res.setHeader('Access-Control-Allow-Origin', '*')
+      let accountId = ''
+      if (route.security === 'api_key') accountId = await authenticate(req, deps.store, isProfile)
+      if (route.security === 'admin') checkAdmin(req, config.adminToken as string)
+      if (isProfile) await rateLimit(deps, accountId, res)
+      let body: unknown
+      if (route.body !== undefined) {
+        const raw = await readJsonBody(req)
+        if (raw === undefined) {
+          throw new HttpProblem('invalid_request', { detail: 'A JSON body is required.', errors: [{ loc: ['body'], msg: 'Field required', type: 'missing' }] })
+        }
+        const checked = validate(route.body, raw)
+        if (!checked.ok) {
+          throw new HttpProblem('invalid_request', { detail: `The body does not match ${String(route.body.$id)}: ${checked.errors.length} error(s).`, errors: checked.errors })
+        }
+        body = checked.value
+      }
+      const reply = await handle({ req, res, body, accountId, params: req.params })
+      send(res, reply, route.success.status)
+    })
+  }
+
+  // polka's `next` is optional at run time: without it, errors go to onError.
+  const dispatch = router.handler as unknown as (req: AloftRequest, res: ServerResponse) => void
+  app.handler = (req, res) => { dispatch(req as AloftRequest, res) }
+  return app
+}
+
+function send (res: ServerResponse, reply: Reply, defaultStatus: number): void {
+  const payload = reply.mediaType === undefined ? JSON.stringify(reply.body) : String(reply.body)
+  res.statusCode = reply.status ?? defaultStatus
+  for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, String(value))
+  res.setHeader('Content-Type', reply.mediaType ?? 'application/json')
+  res.setHeader('Content-Length', Buffer.byteLength(payload))
+  res.end(payload)
+}

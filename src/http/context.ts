@@ -1,0 +1,45 @@
+// What a route handler receives and returns; the app does everything around it (request id,
+// authentication, rate limit, body, validation, serialisation, errors, logs, metrics).
+import type { Request } from 'polka'
+import type { ServerResponse } from 'node:http'
+import type { AccountStore } from '../accounts/store.js'
+import type { Config } from '../config.js'
+import type { Logger } from '../logger.js'
+import type { Metrics } from '../metrics.js'
+
+export interface AloftRequest extends Request {
+  id: string
+  started: bigint
+  /** Operation id of the matched route (metrics label). */
+  routeId?: string
+  accountId?: string
+}
+
+export interface Reply {
+  status?: number
+  body: unknown
+  /** JSON unless said otherwise. */
+  mediaType?: string
+  headers?: Record<string, string | number>
+}
+
+export interface HandlerContext<Body = unknown> {
+  req: AloftRequest
+  res: ServerResponse
+  /** The validated body (routes with a body schema). */
+  body: Body
+  /** The authenticated account (routes with `api_key` security). */
+  accountId: string
+  params: Record<string, string>
+}
+
+export type Handler<Body = unknown> = (ctx: HandlerContext<Body>) => Promise<Reply> | Reply
+
+export interface AppDeps {
+  config: Config
+  store: AccountStore
+  logger: Logger
+  metrics: Metrics
+  /** Milliseconds since the epoch; injectable for the allowance day boundary. */
+  now?: () => number
+}

@@ -1,0 +1,73 @@
+// GET /v1/atmosphere/capabilities: what this instance serves, with no key needed.
+import type { Capabilities } from '../../contract/schemas.js'
+import { ALTITUDE_REFERENCES, QUALITY_OPTIONS } from '../../contract/schemas.js'
+import { LIMITS } from '../../contract/limits.js'
+import { INTERFACE_VERSION, METHODS, PROCESSING_VERSION, SOURCE_FACTS } from '../../atmosphere/methods.js'
+import type { Config } from '../../config.js'
+
+/** What the data source reports about itself; absent until a source is wired in. */
+export interface SourceDescription {
+  status: string
+  pressureLevelsPa: number[]
+  firstValidTime: string | null
+  lastValidTime: string | null
+  spatial: { latitude: { min: number, max: number }, longitude: { min: number, max: number } }
+}
+
+const FIELDS: Capabilities['fields'] = [
+  { name: 'altitude_agl_m', unit: 'm', description: 'height above the ground elevation used' },
+  { name: 'altitude_msl_m', unit: 'm', description: 'height above mean sea level (the model geoid)' },
+  { name: 'wind_u_ms', unit: 'm s-1', description: 'wind component towards east' },
+  { name: 'wind_v_ms', unit: 'm s-1', description: 'wind component towards north' },
+  { name: 'wind_speed_ms', unit: 'm s-1', description: 'wind speed' },
+  { name: 'wind_direction_deg', unit: 'degree', description: 'direction the wind blows from, clockwise from true north, in [0, 360); 0 when calm' },
+  { name: 'temperature_k', unit: 'K', description: 'air temperature' },
+  { name: 'pressure_pa', unit: 'Pa', description: 'air pressure' },
+  { name: 'specific_humidity_kg_kg', unit: 'kg kg-1', description: 'mass of water vapour per mass of moist air' },
+  { name: 'relative_humidity_pct', unit: '%', description: 'relative humidity over liquid water (may exceed 100)' },
+  { name: 'density_kg_m3', unit: 'kg m-3', description: 'moist-air density, ideal gas, excluding condensate' }
+]
+
+export function buildCapabilities (config: Config, source: SourceDescription | undefined): Capabilities {
+  return {
+    service: 'aloft',
+    interface_version: INTERFACE_VERSION,
+    processing_version: PROCESSING_VERSION,
+    source: {
+      configured: source !== undefined,
+      kind: config.source.kind,
+      status: source?.status ?? 'not configured: this build has no data path yet',
+      model: SOURCE_FACTS.model,
+      dataset: SOURCE_FACTS.dataset,
+      grid_spacing_degrees: SOURCE_FACTS.grid_spacing_degrees,
+      pressure_levels_pa: source?.pressureLevelsPa ?? [],
+      time_coverage: {
+        first_valid_time: source?.firstValidTime ?? null,
+        last_valid_time: source?.lastValidTime ?? null,
+        max_time_offset_hours: config.maxTimeOffsetHours
+      },
+      licence_url: SOURCE_FACTS.licence_url,
+      source_url: SOURCE_FACTS.source_url,
+      attribution: SOURCE_FACTS.attribution
+    },
+    spatial_coverage: source?.spatial ?? { latitude: { ...LIMITS.latitude }, longitude: { ...LIMITS.longitude } },
+    fields: FIELDS,
+    limits: {
+      altitudes_per_request: { ...LIMITS.altitudesPerRequest },
+      latitude: { ...LIMITS.latitude },
+      longitude: { ...LIMITS.longitude },
+      ground_elevation_m_msl: { ...LIMITS.groundElevation },
+      key_name_length: { ...LIMITS.keyNameLength },
+      max_body_bytes: LIMITS.maxBodyBytes,
+      allowance_kind: 'daily_upstream_attempts',
+      period: 'utc_day',
+      daily_upstream_attempts: config.dailyAllowance,
+      request_rate_per_second: config.ratePerSecond,
+      request_burst: config.rateBurst
+    },
+    altitude_references: [...ALTITUDE_REFERENCES],
+    quality_options: [...QUALITY_OPTIONS],
+    default_quality: 'best_available',
+    methods: { ...METHODS }
+  }
+}

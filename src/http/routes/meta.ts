@@ -1,0 +1,44 @@
+// Health, readiness, metrics, OpenAPI, problem pages and capabilities: the routes without a key.
+import type { RouteSpec } from '../../contract/routes.js'
+import type { Health } from '../../contract/schemas.js'
+import { HttpProblem } from '../problem.js'
+import { STORE_RETRY_AFTER_SECONDS, withStore } from '../auth.js'
+import type { AppDeps, Handler } from '../context.js'
+import { buildCapabilities } from './capabilities.js'
+import { isProblemCode, problemPage } from './pages.js'
+
+export function metaHandlers (deps: AppDeps, _routes: readonly RouteSpec[], openapi: string): Record<string, Handler> {
+  return {
+    healthz: () => ({ body: { status: 'ok' } satisfies Health }),
+
+    readyz: async () => {
+      try {
+        await withStore(() => deps.store.ping())
+      } catch (err) {
+        if (!(err instanceof HttpProblem)) throw err
+        throw new HttpProblem('service_unavailable', {
+          detail: 'Not ready: the account store is unreachable.',
+          headers: { 'Retry-After': STORE_RETRY_AFTER_SECONDS }
+        })
+      }
+      return { body: { status: 'ok', checks: { account_store: 'ok' } } satisfies Health, headers: { 'Cache-Control': 'no-store' } }
+    },
+
+    metrics: async () => ({
+      body: await deps.metrics.registry.metrics(),
+      mediaType: deps.metrics.registry.contentType
+    }),
+
+    openapi: () => ({ body: openapi, mediaType: 'application/json' }),
+
+    problem_page: ({ params }) => {
+      if (!isProblemCode(params.code)) throw new HttpProblem('not_found', { detail: 'No such problem type.' })
+      return { body: problemPage(params.code), mediaType: 'text/html; charset=utf-8' }
+    },
+
+    capabilities_v1_atmosphere_capabilities_get: () => ({
+      body: buildCapabilities(deps.config, undefined),
+      headers: { 'Cache-Control': 'public, max-age=60' }
+    })
+  }
+}

@@ -1,0 +1,72 @@
+// Configuration: defaults, every variable parsed, and a clear message for each bad value.
+import t from 'tap'
+import { ConfigError, loadConfig, VARIABLES } from '../src/config.js'
+
+t.test('defaults', async (t) => {
+  const c = loadConfig({})
+  t.match(c, {
+    port: 8080, host: '0.0.0.0', redisUrl: undefined, redisPrefix: 'aloft:', adminToken: undefined, logLevel: 'info',
+    source: { kind: 'noaa' }, dailyAllowance: 1000, ratePerSecond: 20, rateBurst: 40, maxTimeOffsetHours: 3
+  })
+})
+
+t.test('every variable is read', async (t) => {
+  const c = loadConfig({
+    PORT: '9000', HOST: '127.0.0.1', REDIS_URL: 'redis://10.0.0.1:6380/2', ALOFT_REDIS_PREFIX: 'x:', ALOFT_ADMIN_TOKEN: 'a'.repeat(16),
+    ALOFT_LOG_LEVEL: 'warn', ALOFT_SOURCE: 'mirror:/data/gfs', ALOFT_CACHE_DIR: '/tmp/c', ALOFT_DAILY_ALLOWANCE: '0',
+    ALOFT_RATE_PER_SECOND: '0.5', ALOFT_RATE_BURST: '1', ALOFT_MAX_TIME_OFFSET_HOURS: '1.5', ALOFT_SHUTDOWN_GRACE_MS: '100'
+  })
+  t.match(c, {
+    port: 9000, host: '127.0.0.1', redisUrl: 'redis://10.0.0.1:6380/2', redisPrefix: 'x:', adminToken: 'a'.repeat(16), logLevel: 'warn',
+    source: { kind: 'mirror', location: '/data/gfs' }, cacheDir: '/tmp/c', dailyAllowance: 0, ratePerSecond: 0.5, rateBurst: 1,
+    maxTimeOffsetHours: 1.5, shutdownGraceMs: 100
+  })
+})
+
+t.test('the source forms', async (t) => {
+  t.same(loadConfig({ ALOFT_SOURCE: 'filter:https://nomads.example/cgi-bin/filter_gfs_0p25.pl' }).source, { kind: 'filter', url: 'https://nomads.example/cgi-bin/filter_gfs_0p25.pl' })
+  t.same(loadConfig({ ALOFT_SOURCE: 'mirror:http://127.0.0.1:9999/bucket' }).source, { kind: 'mirror', location: 'http://127.0.0.1:9999/bucket' })
+})
+
+const bad: Array<[string, Record<string, string>, RegExp]> = [
+  ['a non-numeric port', { PORT: 'eighty' }, /PORT="eighty" is invalid/],
+  ['a port out of range', { PORT: '70000' }, /PORT="70000" is invalid: expected an integer from 0 to 65535/],
+  ['a fractional burst', { ALOFT_RATE_BURST: '2.5' }, /ALOFT_RATE_BURST/],
+  ['a zero rate', { ALOFT_RATE_PER_SECOND: '0' }, /ALOFT_RATE_PER_SECOND/],
+  ['a negative allowance', { ALOFT_DAILY_ALLOWANCE: '-1' }, /ALOFT_DAILY_ALLOWANCE/],
+  ['an unknown log level', { ALOFT_LOG_LEVEL: 'verbose' }, /ALOFT_LOG_LEVEL="verbose" is invalid/],
+  ['an unknown source', { ALOFT_SOURCE: 's3' }, /ALOFT_SOURCE="s3" is invalid/],
+  ['a filter source without URL', { ALOFT_SOURCE: 'filter:nomads' }, /ALOFT_SOURCE/],
+  ['an empty mirror', { ALOFT_SOURCE: 'mirror:' }, /ALOFT_SOURCE/],
+  ['a Redis URL of another scheme', { REDIS_URL: 'http://localhost:6379' }, /REDIS_URL is invalid/],
+  ['a short admin token', { ALOFT_ADMIN_TOKEN: 'short' }, /ALOFT_ADMIN_TOKEN is invalid/],
+  ['a misspelt ALOFT_ variable', { ALOFT_DAILY_ALLOWENCE: '5' }, /ALOFT_DAILY_ALLOWENCE is not a variable aloft knows/],
+  ['a time offset over 24 h', { ALOFT_MAX_TIME_OFFSET_HOURS: '25' }, /ALOFT_MAX_TIME_OFFSET_HOURS/]
+]
+for (const [name, env, message] of bad) {
+  t.test(`${name} is refused with a message naming it`, async (t) => {
+    t.throws(() => loadConfig(env), ConfigError)
+    try { loadConfig(env) } catch (err) { t.match((err as Error).message, message) }
+  })
+}
+
+t.test('every problem is reported at once', async (t) => {
+  try {
+    loadConfig({ PORT: 'x', ALOFT_LOG_LEVEL: 'loud' })
+    t.fail('should throw')
+  } catch (err) {
+    t.equal((err as ConfigError).problems.length, 2)
+  }
+})
+
+t.test('the admin token never appears in a message', async (t) => {
+  try { loadConfig({ ALOFT_ADMIN_TOKEN: 'has white space but long enough' }) } catch (err) {
+    t.notMatch((err as Error).message, /white space but/)
+  }
+})
+
+t.test('every variable is documented in the README', async (t) => {
+  const { readFile } = await import('node:fs/promises')
+  const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8')
+  for (const v of VARIABLES) t.match(readme, `\`${v.name}\``, v.name)
+})
