@@ -1,0 +1,22 @@
+// Public API of the atmosphere room: pure float64 physics on a plain list of levels (DESIGN §4).
+export * from './constants.js'
+export { geometricHeight } from './height.js'
+export {
+  saturationVapourPressureLiquid, ncepSaturationVapourPressure, ncepSaturationLiquid, ncepSaturationIce
+} from './saturation.js'
+export { specificHumidityFromNcepRh, vapourPressure, relativeHumidityLiquid } from './humidity.js'
+export { moistAirDensity } from './density.js'
+export { windSpeed, windDirectionFrom } from './wind.js'
+export {
+  type LevelInput, type ColumnInput, type LevelSeries, type ColumnSource, type Column,
+  createColumn, fillColumn, buildColumn
+} from './column.js'
+export {
+  type AltitudeReference, type VerticalCoverage, verticalCoverage, isWithinCoverage, toMsl, toAgl
+} from './coverage.js'
+export { LEVEL_FIELDS, LEVEL_FIELD_COUNT, type LevelField, findLevel, writeLevel } from './interpolate.js'
+export {
+  type AtmosphereLevel, type ProfileRequest, type GroundFacts, type ProfileOk, type OutsideVerticalRange,
+  type UnusableSourceColumn, type ProfileResult, groundFacts, writeLevels, computeProfile, levelAt
+} from './profile.js'
+export * from './methods.js'
