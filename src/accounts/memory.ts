@@ -1,0 +1,116 @@
+// The embedded store for a single process: the same behaviour as the Redis store, held in Maps.
+// Every method is synchronous inside, so each is atomic without locks.
+import {
+  type AccountLimits, type AccountRecord, type AccountStore, type AllowanceState, type Authentication,
+  type KeyRecord, type RateDecision, type Reservation, UnknownAccountError
+} from './store.js'
+import { allowanceState, checkLimits, clockMs, gcra, type Gcra, gcraStep, rateDecision, utcDay } from './limits.js'
+import { hashSecret, looksLikeSecret, newId, newSecret, sameHash } from './secrets.js'
+
+interface StoredKey { record: KeyRecord, hash: string, seq: number }
+
+export class MemoryStore implements AccountStore {
+  readonly kind = 'memory'
+  private readonly limits: AccountLimits
+  private readonly gcra: Gcra
+  private readonly accounts = new Map<string, AccountRecord>()
+  private readonly keys = new Map<string, StoredKey>()
+  private readonly keyByHash = new Map<string, string>()
+  /** Only today's counter is kept per account; an older day is replaced on first touch. */
+  private readonly usedToday = new Map<string, { day: number, used: number }>()
+  /** Theoretical arrival time per account, in microseconds. */
+  private readonly tats = new Map<string, number>()
+  /** Creation order, so listKeys is newest first even within one second. */
+  private seq = 0
+
+  constructor (limits: AccountLimits) {
+    this.limits = checkLimits(limits)
+    this.gcra = gcra(this.limits)
+  }
+
+  async createAccount (name: string): Promise<AccountRecord> {
+    const account = { id: newId('acct'), name, created_at: nowSeconds() }
+    this.accounts.set(account.id, account)
+    return { ...account }
+  }
+
+  async getAccount (id: string): Promise<AccountRecord | null> {
+    const account = this.accounts.get(id)
+    return account === undefined ? null : { ...account }
+  }
+
+  async createKey (accountId: string, name: string): Promise<{ record: KeyRecord, secret: string }> {
+    if (!this.accounts.has(accountId)) throw new UnknownAccountError(accountId)
+    const { secret, hash, prefix } = newSecret()
+    const record: KeyRecord = { id: newId('key'), account_id: accountId, prefix, name, created_at: nowSeconds(), revoked_at: null }
+    this.keys.set(record.id, { record, hash, seq: ++this.seq })
+    this.keyByHash.set(hash, record.id)
+    return { record: { ...record }, secret }
+  }
+
+  async getKey (keyId: string): Promise<KeyRecord | null> {
+    const key = this.keys.get(keyId)
+    return key === undefined ? null : { ...key.record }
+  }
+
+  async listKeys (accountId: string): Promise<KeyRecord[]> {
+    return [...this.keys.values()]
+      .filter((k) => k.record.account_id === accountId)
+      .sort((a, b) => b.seq - a.seq)
+      .map((k) => ({ ...k.record }))
+  }
+
+  async revokeKey (accountId: string, keyId: string): Promise<KeyRecord | null> {
+    const key = this.keys.get(keyId)
+    if (key === undefined || key.record.account_id !== accountId) return null
+    key.record.revoked_at ??= nowSeconds()
+    return { ...key.record }
+  }
+
+  async authenticate (secret: string): Promise<Authentication> {
+    if (!looksLikeSecret(secret)) return { ok: false, reason: 'invalid_api_key' }
+    const hash = hashSecret(secret)
+    const keyId = this.keyByHash.get(hash)
+    const key = keyId === undefined ? undefined : this.keys.get(keyId)
+    if (key === undefined || !sameHash(key.hash, hash)) return { ok: false, reason: 'invalid_api_key' }
+    if (key.record.revoked_at !== null) return { ok: false, reason: 'revoked_api_key' }
+    return { ok: true, account_id: key.record.account_id, key_id: key.record.id }
+  }
+
+  async allowance (accountId: string, nowMs?: number): Promise<AllowanceState> {
+    const { day, msToReset } = utcDay(clockMs(nowMs))
+    const today = this.usedToday.get(accountId)
+    return allowanceState(today?.day === day ? today.used : 0, this.limits.dailyAllowance, msToReset)
+  }
+
+  async reserve (accountId: string, nowMs?: number): Promise<Reservation> {
+    const { day, msToReset } = utcDay(clockMs(nowMs))
+    const limit = this.limits.dailyAllowance
+    let today = this.usedToday.get(accountId)
+    if (today?.day !== day) {
+      today = { day, used: 0 }
+      this.usedToday.set(accountId, today)
+    }
+    if (today.used >= limit) {
+      const state = allowanceState(today.used, limit, msToReset)
+      return { ok: false, state, retry_after_seconds: state.reset_after_seconds }
+    }
+    today.used++
+    return { ok: true, state: allowanceState(today.used, limit, msToReset) }
+  }
+
+  async takeRequest (accountId: string, nowMs?: number): Promise<RateDecision> {
+    const nowUs = clockMs(nowMs) * 1000
+    const step = gcraStep(this.gcra, this.tats.get(accountId) ?? null, nowUs)
+    if (step.allowed) this.tats.set(accountId, step.tat)
+    return rateDecision(this.gcra, step)
+  }
+
+  async ping (): Promise<void> {}
+
+  async close (): Promise<void> {}
+}
+
+function nowSeconds (): number {
+  return Math.floor(Date.now() / 1000)
+}

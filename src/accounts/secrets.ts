@@ -1,0 +1,38 @@
+// Ids, API key secrets and their hashes. A secret is 256 random bits, so a plain SHA-256 is a
+// sufficient one-way store (no salt or slow hash needed: there is nothing to guess).
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+
+export const SECRET_PREFIX = 'aloft_'
+const SECRET_BYTES = 32
+/** 'aloft_' + 43 base64url characters. */
+const SECRET_LENGTH = SECRET_PREFIX.length + Math.ceil(SECRET_BYTES * 4 / 3)
+/** Shown in listings: 'aloft_' + 6 characters (36 bits), enough to recognise, far from enough to use. */
+const DISPLAY_LENGTH = 12
+const SECRET_SHAPE = /^aloft_[A-Za-z0-9_-]{43}$/
+
+/** A short url-safe id with a type prefix, e.g. `acct_Xb3…` (96 random bits). */
+export function newId (type: 'acct' | 'key'): string {
+  return `${type}_${randomBytes(12).toString('base64url')}`
+}
+
+export function newSecret (): { secret: string, hash: string, prefix: string } {
+  const secret = SECRET_PREFIX + randomBytes(SECRET_BYTES).toString('base64url')
+  return { secret, hash: hashSecret(secret), prefix: secret.slice(0, DISPLAY_LENGTH) }
+}
+
+/** Hex SHA-256 of the secret: the only form in which a key is stored. */
+export function hashSecret (secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex')
+}
+
+/** Anything not shaped like one of our secrets cannot match; refuse it without a lookup. */
+export function looksLikeSecret (candidate: string): boolean {
+  return candidate.length === SECRET_LENGTH && SECRET_SHAPE.test(candidate)
+}
+
+/** Constant-time equality of two hex hashes. */
+export function sameHash (a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex')
+  const y = Buffer.from(b, 'hex')
+  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y)
+}

@@ -1,0 +1,248 @@
+// The behaviour every AccountStore promises, run against each implementation
+// (memory.test.ts, redis.test.ts). Each subtest builds its own store with the limits it needs.
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { Test } from 'tap'
+import {
+  type AccountLimits, type AccountStore, DEFAULT_LIMITS, UnknownAccountError
+} from '../../src/accounts/index.js'
+
+export interface StoreUnderTest {
+  store: AccountStore
+  /** Everything the store holds, as text, to prove what is (not) stored. */
+  stored (): Promise<string>
+}
+
+export type MakeStore = (t: Test, limits: AccountLimits) => Promise<StoreUnderTest>
+
+const limits = (over: Partial<AccountLimits> = {}): AccountLimits => ({ ...DEFAULT_LIMITS, ...over })
+
+/** 2030-06-01T23:59:58.500Z: 1.5 s before a UTC midnight. */
+const BEFORE_MIDNIGHT = Date.UTC(2030, 5, 1, 23, 59, 58, 500)
+const NEXT_MIDNIGHT = Date.UTC(2030, 5, 2)
+
+export function storeContract (t: Test, make: MakeStore): void {
+  const open = async (t: Test, over: Partial<AccountLimits> = {}): Promise<StoreUnderTest> => await make(t, limits(over))
+
+  t.test('createAccount returns a new account that getAccount finds', async (t) => {
+    const { store } = await open(t)
+    const before = Math.floor(Date.now() / 1000)
+    const account = await store.createAccount('Acme Gliding')
+    t.match(account.id, /^acct_[A-Za-z0-9_-]{16}$/)
+    t.equal(account.name, 'Acme Gliding')
+    t.ok(account.created_at >= before && account.created_at <= Math.ceil(Date.now() / 1000), 'created_at is now, in epoch seconds')
+    t.same(await store.getAccount(account.id), account)
+    t.not((await store.createAccount('Acme Gliding')).id, account.id, 'ids are unique')
+  })
+
+  t.test('getAccount of an unknown id is null', async (t) => {
+    const { store } = await open(t)
+    t.equal(await store.getAccount('acct_doesnotexist0000'), null)
+  })
+
+  t.test('createKey returns the secret once and stores only its hash and display prefix', async (t) => {
+    const { store, stored } = await open(t)
+    const account = await store.createAccount('a')
+    const { record, secret } = await store.createKey(account.id, 'laptop')
+    t.match(secret, /^aloft_[A-Za-z0-9_-]+$/)
+    t.ok(Buffer.from(secret.slice('aloft_'.length), 'base64url').length * 8 >= 128, 'at least 128 random bits')
+    t.match(record, { account_id: account.id, name: 'laptop', revoked_at: null })
+    t.match(record.id, /^key_[A-Za-z0-9_-]{16}$/)
+    t.equal(record.prefix, secret.slice(0, 12), 'display prefix is the first 12 characters')
+    t.notOk(JSON.stringify(record).includes(secret.slice(12)), 'the record does not carry the secret')
+    t.notOk(JSON.stringify(await store.listKeys(account.id)).includes(secret.slice(12)), 'listing does not carry it')
+    t.notOk(JSON.stringify(await store.getKey(record.id)).includes(secret.slice(12)), 'getKey does not carry it')
+    t.notOk((await stored()).includes(secret.slice(12)), 'the secret is in no stored value')
+    t.not((await store.createKey(account.id, 'laptop')).secret, secret, 'each key has its own secret')
+  })
+
+  t.test('createKey for an unknown account rejects with UnknownAccountError', async (t) => {
+    const { store } = await open(t)
+    await t.rejects(store.createKey('acct_doesnotexist0000', 'k'), UnknownAccountError)
+  })
+
+  t.test('authenticate accepts a live key and names its account and key', async (t) => {
+    const { store } = await open(t)
+    const account = await store.createAccount('a')
+    const { record, secret } = await store.createKey(account.id, 'k')
+    t.same(await store.authenticate(secret), { ok: true, account_id: account.id, key_id: record.id })
+  })
+
+  t.test('authenticate refuses unknown, altered and malformed secrets as invalid_api_key', async (t) => {
+    const { store } = await open(t)
+    const { secret } = await store.createKey((await store.createAccount('a')).id, 'k')
+    const altered = secret.slice(0, -1) + (secret.endsWith('A') ? 'B' : 'A')
+    for (const candidate of [altered, 'aloft_' + 'x'.repeat(43), secret.slice(0, -1), secret + 'x', '', 'Bearer ' + secret]) {
+      t.same(await store.authenticate(candidate), { ok: false, reason: 'invalid_api_key' }, JSON.stringify(candidate.slice(0, 14)))
+    }
+  })
+
+  t.test('authenticate refuses a revoked key as revoked_api_key', async (t) => {
+    const { store } = await open(t)
+    const account = await store.createAccount('a')
+    const { record, secret } = await store.createKey(account.id, 'k')
+    await store.revokeKey(account.id, record.id)
+    t.same(await store.authenticate(secret), { ok: false, reason: 'revoked_api_key' })
+  })
+
+  t.test('listKeys lists only the account\'s keys, newest first, also within one second', async (t) => {
+    const { store } = await open(t)
+    const account = await store.createAccount('a')
+    const other = await store.createAccount('b')
+    const ids: string[] = []
+    for (const name of ['one', 'two', 'three', 'four']) {
+      ids.push((await store.createKey(account.id, name)).record.id)
+      await store.createKey(other.id, name)
+    }
+    const keys = await store.listKeys(account.id)
+    t.same(keys.map((k) => k.id), ids.reverse())
+    t.same(keys.map((k) => k.name), ['four', 'three', 'two', 'one'])
+    t.ok(keys.every((k) => k.account_id === account.id && k.revoked_at === null))
+  })
+
+  t.test('listKeys of an account without keys is empty', async (t) => {
+    const { store } = await open(t)
+    t.same(await store.listKeys((await store.createAccount('a')).id), [])
+    t.same(await store.listKeys('acct_doesnotexist0000'), [])
+  })
+
+  t.test('revokeKey sets revoked_at once; revoking again returns the same record', async (t) => {
+    const { store } = await open(t)
+    const account = await store.createAccount('a')
+    const { record } = await store.createKey(account.id, 'k')
+    const first = await store.revokeKey(account.id, record.id)
+    t.ok(first !== null && typeof first.revoked_at === 'number' && first.revoked_at >= record.created_at)
+    t.same(first, { ...record, revoked_at: first?.revoked_at })
+    await sleep(1100) // into the next second, so a second revoke that re-stamped would show
+    t.same(await store.revokeKey(account.id, record.id), first, 'idempotent')
+    t.same(await store.getKey(record.id), first)
+    t.same(await store.listKeys(account.id), [first])
+  })
+
+  t.test('revokeKey of another account\'s key or an unknown id is null and changes nothing', async (t) => {
+    const { store } = await open(t)
+    const owner = await store.createAccount('owner')
+    const intruder = await store.createAccount('intruder')
+    const { record, secret } = await store.createKey(owner.id, 'k')
+    t.equal(await store.revokeKey(intruder.id, record.id), null)
+    t.equal(await store.revokeKey(owner.id, 'key_doesnotexist00000'), null)
+    t.same(await store.authenticate(secret), { ok: true, account_id: owner.id, key_id: record.id })
+    t.same(await store.getKey(record.id), record)
+  })
+
+  t.test('getKey of an unknown id is null', async (t) => {
+    const { store } = await open(t)
+    t.equal(await store.getKey('key_doesnotexist00000'), null)
+  })
+
+  t.test('allowance reads today\'s counter without charging', async (t) => {
+    const { store } = await open(t, { dailyAllowance: 3 })
+    const account = await store.createAccount('a')
+    const state = { upstream_attempts: 0, limit: 3, remaining: 3, reset_after_seconds: 2 }
+    t.same(await store.allowance(account.id, BEFORE_MIDNIGHT), state)
+    t.same(await store.allowance(account.id, BEFORE_MIDNIGHT), state)
+  })
+
+  t.test('reserve charges one attempt at a time and refuses at the limit until the reset', async (t) => {
+    const { store } = await open(t, { dailyAllowance: 3 })
+    const account = await store.createAccount('a')
+    for (const used of [1, 2, 3]) {
+      t.same(await store.reserve(account.id, BEFORE_MIDNIGHT),
+        { ok: true, state: { upstream_attempts: used, limit: 3, remaining: 3 - used, reset_after_seconds: 2 } })
+    }
+    const refused = { upstream_attempts: 3, limit: 3, remaining: 0, reset_after_seconds: 2 }
+    t.same(await store.reserve(account.id, BEFORE_MIDNIGHT), { ok: false, state: refused, retry_after_seconds: 2 })
+    t.same(await store.allowance(account.id, BEFORE_MIDNIGHT), refused, 'a refusal charges nothing')
+  })
+
+  t.test('each account has its own allowance', async (t) => {
+    const { store } = await open(t, { dailyAllowance: 1 })
+    const a = await store.createAccount('a')
+    const b = await store.createAccount('b')
+    t.equal((await store.reserve(a.id, BEFORE_MIDNIGHT)).ok, true)
+    t.equal((await store.reserve(a.id, BEFORE_MIDNIGHT)).ok, false)
+    t.equal((await store.reserve(b.id, BEFORE_MIDNIGHT)).ok, true)
+  })
+
+  t.test('reset_after_seconds counts down to 00:00 UTC and the counter starts again after it', async (t) => {
+    const { store } = await open(t, { dailyAllowance: 2 })
+    const account = await store.createAccount('a')
+    await store.reserve(account.id, BEFORE_MIDNIGHT)
+    await store.reserve(account.id, BEFORE_MIDNIGHT)
+    t.equal((await store.allowance(account.id, BEFORE_MIDNIGHT)).reset_after_seconds, 2)
+    t.equal((await store.allowance(account.id, NEXT_MIDNIGHT - 1000)).reset_after_seconds, 1)
+    t.equal((await store.allowance(account.id, NEXT_MIDNIGHT - 1)).reset_after_seconds, 1, 'never 0')
+    t.same(await store.allowance(account.id, NEXT_MIDNIGHT),
+      { upstream_attempts: 0, limit: 2, remaining: 2, reset_after_seconds: 86400 })
+    t.same(await store.reserve(account.id, NEXT_MIDNIGHT + 500),
+      { ok: true, state: { upstream_attempts: 1, limit: 2, remaining: 1, reset_after_seconds: 86400 } })
+  })
+
+  t.test('without an injected clock the allowance runs on the real UTC day', async (t) => {
+    const { store } = await open(t, { dailyAllowance: 5 })
+    const account = await store.createAccount('a')
+    const toMidnight = (): number => (Math.floor(Date.now() / 86_400_000) + 1) * 86_400 - Date.now() / 1000
+    const expected = toMidnight()
+    const reserved = await store.reserve(account.id)
+    t.match(reserved, { ok: true, state: { upstream_attempts: 1, remaining: 4 } })
+    t.ok(Math.abs(reserved.state.reset_after_seconds - expected) <= 2, 'seconds to the next 00:00 UTC')
+    t.equal((await store.allowance(account.id)).upstream_attempts, 1)
+  })
+
+  t.test('the rate limit allows the burst at once, then refuses with Retry-After', async (t) => {
+    const { store } = await open(t, { ratePerSecond: 1, rateBurst: 5 })
+    const account = await store.createAccount('a')
+    const now = Date.UTC(2030, 0, 1)
+    for (const remaining of [4, 3, 2, 1, 0]) {
+      t.same(await store.takeRequest(account.id, now),
+        { allowed: true, limit: 5, remaining, reset_seconds: 5 - remaining, retry_after_seconds: 0 })
+    }
+    t.same(await store.takeRequest(account.id, now),
+      { allowed: false, limit: 5, remaining: 0, reset_seconds: 5, retry_after_seconds: 1 })
+  })
+
+  t.test('the rate limit refills with time', async (t) => {
+    const { store } = await open(t, { ratePerSecond: 2, rateBurst: 2 })
+    const account = await store.createAccount('a')
+    const now = Date.UTC(2030, 0, 1)
+    await store.takeRequest(account.id, now)
+    await store.takeRequest(account.id, now)
+    t.match(await store.takeRequest(account.id, now + 499), { allowed: false, retry_after_seconds: 1 }, 'not yet: one per 500 ms')
+    t.match(await store.takeRequest(account.id, now + 500), { allowed: true, remaining: 0 })
+    t.match(await store.takeRequest(account.id, now + 500), { allowed: false })
+    t.same(await store.takeRequest(account.id, now + 10_000),
+      { allowed: true, limit: 2, remaining: 1, reset_seconds: 1, retry_after_seconds: 0 }, 'full again after a pause')
+  })
+
+  t.test('retry_after_seconds rounds up to whole seconds, at least 1', async (t) => {
+    const { store } = await open(t, { ratePerSecond: 0.25, rateBurst: 1 })
+    const account = await store.createAccount('a')
+    const now = Date.UTC(2030, 0, 1)
+    t.match(await store.takeRequest(account.id, now), { allowed: true, reset_seconds: 4 })
+    t.match(await store.takeRequest(account.id, now + 1), { allowed: false, retry_after_seconds: 4 })
+    t.match(await store.takeRequest(account.id, now + 3_999), { allowed: false, retry_after_seconds: 1 })
+    t.match(await store.takeRequest(account.id, now + 4_000), { allowed: true })
+  })
+
+  t.test('each account has its own rate bucket', async (t) => {
+    const { store } = await open(t, { ratePerSecond: 1, rateBurst: 1 })
+    const a = await store.createAccount('a')
+    const b = await store.createAccount('b')
+    const now = Date.UTC(2030, 0, 1)
+    t.equal((await store.takeRequest(a.id, now)).allowed, true)
+    t.equal((await store.takeRequest(a.id, now)).allowed, false)
+    t.equal((await store.takeRequest(b.id, now)).allowed, true)
+  })
+
+  t.test('without an injected clock the rate limit runs on the real time', async (t) => {
+    const { store } = await open(t, { ratePerSecond: 1, rateBurst: 2 })
+    const account = await store.createAccount('a')
+    t.match(await store.takeRequest(account.id), { allowed: true, remaining: 1 })
+    t.match(await store.takeRequest(account.id), { allowed: true, remaining: 0 })
+    t.match(await store.takeRequest(account.id), { allowed: false, retry_after_seconds: 1 })
+  })
+
+  t.test('ping answers when the store is up', async (t) => {
+    const { store } = await open(t)
+    await t.resolves(store.ping())
+  })
+}
