@@ -1,0 +1,181 @@
+// Index first, decode later: one pass over a buffer records every field's metadata and the
+// offsets its decoder will need. No value is decoded here.
+import { u32 } from './bytes.js'
+import { GribError } from './errors.js'
+import { readDataHeader, readDataRepresentation, readGrid, readProduct, readSection1 } from './sections.js'
+import type { LatLonGrid, Level } from './sections.js'
+import { parameterName } from './tables.js'
+
+export interface GribField {
+  index: number // position among all fields of the buffer
+  message: number // position of its message in the buffer
+  fieldInMessage: number // 0 unless the message repeats sections 2-7, 3-7 or 4-7
+  offset: number // byte offset of the message ('GRIB') in the buffer
+  length: number // total length of the message
+  discipline: number
+  category: number
+  number: number
+  name: string // NCEP short name: HGT, TMP, UGRD, VGRD, SPFH, RH ...
+  level: Level // isobaric (type 100) values are Pa
+  level2: Level | null
+  centre: number
+  referenceTime: string // ISO 8601 UTC, 'YYYY-MM-DDTHH:MM:SSZ'
+  stepHours: number
+  stepEndHours: number
+  productTemplate: number
+  grid: LatLonGrid
+  packing: number // data representation template number (5.x)
+  bitsPerValue: number | null // null for a template aloft does not decode
+  numberOfValues: number // values coded in section 7
+  bitmapIndicator: number // section 6 octet 6 as written: 0, 254 or 255
+  sections: {
+    drs: number // offset of section 5
+    drsLength: number
+    bitmap: number // offset of the bitmap bytes in force (254 resolved to the earlier section 6), -1 if none
+    data: number // offset of the first data byte of section 7
+    dataEnd: number // offset just past section 7
+  }
+}
+
+const G = 0x47; const R = 0x52; const I = 0x49; const B = 0x42
+
+function findMarker (b: Uint8Array, from: number): number {
+  let k = b.indexOf(G, from)
+  while (k >= 0 && k + 3 < b.length) {
+    if (b[k + 1] === R && b[k + 2] === I && b[k + 3] === B) return k
+    k = b.indexOf(G, k + 1)
+  }
+  return -1
+}
+
+// Which section may follow which (GRIB2 regulation 92.1.2): after a data section the message
+// either ends or repeats from section 2, 3 or 4 for another field.
+const NEXT: Record<number, readonly number[]> = { 0: [1], 1: [2, 3], 2: [3], 3: [4], 4: [5], 5: [6], 6: [7], 7: [2, 3, 4] }
+
+/** Index every GRIB2 field in `bytes`. Bytes before, between and after messages are skipped. */
+export function scanMessages (bytes: Uint8Array): GribField[] {
+  const fields: GribField[] = []
+  let pos = 0
+  let message = 0
+  for (;;) {
+    const start = findMarker(bytes, pos)
+    if (start < 0) break
+    if (start + 16 > bytes.length) throw new GribError('truncated', 'GRIB indicator section needs 16 bytes', start)
+    const edition = bytes[start + 7]
+    if (edition === 1) throw new GribError('edition_1', 'GRIB edition 1 message: aloft reads GRIB2 only', start)
+    if (edition !== 2) {
+      // the four letters inside junk (an HTML page, a log line) rather than a message
+      pos = start + 1
+      continue
+    }
+    const high = u32(bytes, start + 8)
+    const length = u32(bytes, start + 12)
+    if (high !== 0) throw new GribError('bad_length', `message claims ${high * 2 ** 32 + length} bytes (over 4 GiB)`, start + 8)
+    if (length < 16 + 21 + 4) throw new GribError('bad_length', `message claims ${length} bytes, less than any GRIB2 message`, start + 8)
+    if (start + length > bytes.length) {
+      throw new GribError('truncated', `message claims ${length} bytes but ${bytes.length - start} remain`, start + 8)
+    }
+    const end = start + length - 4
+    if (bytes[end] !== 0x37 || bytes[end + 1] !== 0x37 || bytes[end + 2] !== 0x37 || bytes[end + 3] !== 0x37) {
+      throw new GribError('bad_length', `message length ${length} does not end on '7777'`, end)
+    }
+    scanSections(bytes, start, end, message, fields)
+    message++
+    pos = start + length
+  }
+  if (fields.length === 0) throw new GribError('not_grib', 'no GRIB message found', 0)
+  return fields
+}
+
+function scanSections (b: Uint8Array, start: number, end: number, message: number, fields: GribField[]): void {
+  const discipline = b[start + 6]
+  let last = 0
+  let ident: { centre: number, referenceTime: string } | null = null
+  let grid: LatLonGrid | null = null
+  let product: ReturnType<typeof readProduct> | null = null
+  let drs = -1; let drsLength = 0
+  let params: ReturnType<typeof readDataHeader> | null = null
+  let bitmap = -1; let bitmapIndicator = 255
+  let lastBitmap = -1 // the most recent explicit bitmap in this message, for indicator 254
+  let fieldInMessage = 0
+  let o = start + 16
+  while (o < end) {
+    if (o + 5 > end) throw new GribError('bad_length', `section header at ${o} runs past the end of the message`, o)
+    const len = u32(b, o)
+    const num = b[o + 4]
+    if (len < 5 || o + len > end) throw new GribError('bad_length', `section ${num} claims ${len} bytes; ${end - o} remain in the message`, o)
+    if (!NEXT[last].includes(num)) throw new GribError('corrupt_section', `section ${num} cannot follow section ${last}`, o + 4)
+    switch (num) {
+      case 1: ident = readSection1(b, o, len); break
+      case 2: break // local use: nothing aloft reads
+      case 3: grid = readGrid(b, o, len); break
+      case 4: product = readProduct(b, o, len); break
+      case 5:
+        params = readDataHeader(b, o, len) // templates are checked when a field is decoded
+        drs = o; drsLength = len
+        if (grid !== null && params.numberOfValues > grid.numberOfPoints) {
+          throw new GribError('corrupt_section', `section 5 codes ${params.numberOfValues} values on a grid of ${grid.numberOfPoints} points`, o + 5)
+        }
+        break
+      case 6: {
+        if (len < 6) throw new GribError('bad_length', 'section 6 is shorter than 6 bytes', o)
+        bitmapIndicator = b[o + 5]
+        if (bitmapIndicator === 0) {
+          const needed = Math.ceil((grid as LatLonGrid).numberOfPoints / 8)
+          if (len - 6 < needed) throw new GribError('bad_length', `bitmap holds ${len - 6} bytes, the grid needs ${needed}`, o)
+          bitmap = lastBitmap = o + 6
+        } else if (bitmapIndicator === 254) {
+          if (lastBitmap < 0) throw new GribError('corrupt_section', 'bitmap indicator 254 (reuse) with no earlier bitmap in the message', o + 5)
+          bitmap = lastBitmap
+        } else if (bitmapIndicator === 255) {
+          bitmap = -1
+        } else {
+          throw new GribError('corrupt_section', `bitmap indicator ${bitmapIndicator}: predefined bitmaps are not supported`, o + 5)
+        }
+        break
+      }
+      case 7: {
+        const id = ident as { centre: number, referenceTime: string }
+        const g = grid as LatLonGrid
+        const p = product as NonNullable<typeof product>
+        const d = params as NonNullable<typeof params>
+        fields.push({
+          index: fields.length,
+          message,
+          fieldInMessage: fieldInMessage++,
+          offset: start,
+          length: end + 4 - start,
+          discipline,
+          category: p.category,
+          number: p.number,
+          name: parameterName(discipline, p.category, p.number),
+          level: p.level,
+          level2: p.level2,
+          centre: id.centre,
+          referenceTime: id.referenceTime,
+          stepHours: p.stepHours,
+          stepEndHours: p.stepEndHours,
+          productTemplate: p.template,
+          grid: g,
+          packing: d.template,
+          bitsPerValue: d.bitsPerValue,
+          numberOfValues: d.numberOfValues,
+          bitmapIndicator,
+          sections: { drs, drsLength, bitmap, data: o + 5, dataEnd: o + len }
+        })
+        break
+      }
+      default:
+        throw new GribError('corrupt_section', `section number ${num} is not a GRIB2 section`, o + 4)
+    }
+    last = num
+    o += len
+  }
+  if (last !== 7) throw new GribError('corrupt_section', `message ends after section ${last}, not after a data section`, end)
+}
+
+/** Section 5 of a field as a record (for decoders, and for tools that print packing details). */
+export function dataParams (bytes: Uint8Array, field: GribField): ReturnType<typeof readDataRepresentation> {
+  return readDataRepresentation(bytes, field.sections.drs, field.sections.drsLength)
+}
+
