@@ -2,7 +2,11 @@
 // A unit being loaded is shared too (single flight): concurrent requests for one key wait on
 // one load.
 
-export interface Sized { bytes: number }
+export interface Sized {
+  bytes: number
+  /** The key the value belongs under, when a load may bring another than the one asked for. */
+  key?: string
+}
 
 export interface CacheStats { hits: number, misses: number, evictions: number, bytes: number, entries: number }
 
@@ -45,7 +49,7 @@ export class UnitCache<V extends Sized> {
     }
     this.stats.misses++
     const promise = load().then((value) => {
-      this.set(key, value)
+      this.set(value.key ?? key, value)
       return value
     }).finally(() => this.#loading.delete(key))
     this.#loading.set(key, promise)

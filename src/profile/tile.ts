@@ -80,7 +80,7 @@ export function decodeTile (bytes: Uint8Array, fields: readonly GribField[], box
   for (const name of REQUIRED) if (!present[VAR[name]]) throw new TileError(`the unit has no ${name} on isobaric levels`)
   if (!present[VAR.SPFH] && !present[VAR.RH]) throw new TileError('the unit has neither SPFH nor RH on isobaric levels')
 
-  const b = box ?? { i0: 0, j0: 0, ni: grid.ni, nj: grid.nj }
+  const b = box === undefined ? { i0: 0, j0: 0, ni: grid.ni, nj: grid.nj } : clip(box, grid)
   const layout = tileLayout(grid, b, levelsPa, present)
   const buffer = shared ? new SharedArrayBuffer(layout.length * 4) : new ArrayBuffer(layout.length * 4)
   const values = new Float32Array(buffer).fill(NaN)
@@ -103,6 +103,14 @@ export function decodeTile (bytes: Uint8Array, fields: readonly GribField[], box
     }
   }
   return { layout, values }
+}
+
+/** The part of `box` inside the grid (a block at the grid's north or east edge is cut short). */
+function clip (box: GridBox, grid: LatLonGrid): GridBox {
+  if (box.i0 < 0 || box.j0 < 0 || box.i0 >= grid.ni || box.j0 >= grid.nj || box.ni < 1 || box.nj < 1) {
+    throw new TileError(`box at column ${box.i0}, row ${box.j0} lies outside the ${grid.ni}×${grid.nj} grid`)
+  }
+  return { i0: box.i0, j0: box.j0, ni: Math.min(box.ni, grid.ni - box.i0), nj: Math.min(box.nj, grid.nj - box.j0) }
 }
 
 /** Offset in the tile of grid column i, row j (source-grid indices) at variable v, level k. */
