@@ -1,6 +1,7 @@
 // Configuration from environment variables, validated once at start. A bad value is an error
 // that names the variable and what it accepts; the CLI exits with code 2, never a silent default.
 import type { Level } from 'pino'
+import { availableParallelism } from 'node:os'
 
 export type SourceSetting =
   | { kind: 'noaa' }
@@ -21,6 +22,13 @@ export interface Config {
   rateBurst: number
   maxTimeOffsetHours: number
   shutdownGraceMs: number
+  cacheMegabytes: number
+  workers: number
+  interpolateIn: 'worker' | 'main'
+  tileDegrees: number
+  upstreamConcurrency: number
+  upstreamPerMinute: number
+  upstreamTimeoutMs: number
 }
 
 export class ConfigError extends Error {
@@ -50,7 +58,14 @@ export const VARIABLES: readonly VariableSpec[] = [
   { name: 'ALOFT_RATE_PER_SECOND', default: '20', about: 'sustained profile requests per second per account (> 0)' },
   { name: 'ALOFT_RATE_BURST', default: '40', about: 'profile request burst per account (integer >= 1)' },
   { name: 'ALOFT_MAX_TIME_OFFSET_HOURS', default: '3', about: 'how far (inclusive) the nearest model time may lie from the requested time before a 404' },
-  { name: 'ALOFT_SHUTDOWN_GRACE_MS', default: '10000', about: 'how long SIGTERM/SIGINT waits for in-flight requests before closing them' }
+  { name: 'ALOFT_SHUTDOWN_GRACE_MS', default: '10000', about: 'how long SIGTERM/SIGINT waits for in-flight requests before closing them' },
+  { name: 'ALOFT_CACHE_MB', default: '512', about: 'memory budget (MiB) of decoded units shared by all requests' },
+  { name: 'ALOFT_WORKERS', default: String(availableParallelism()), about: 'decode worker threads (default: the number of cores)' },
+  { name: 'ALOFT_INTERPOLATE', default: 'main', about: 'where a cached profile is interpolated from the shared tile: main (the event loop, measured faster) or worker' },
+  { name: 'ALOFT_TILE_DEGREES', default: '1', about: 'grib-filter tile edge in degrees (a multiple of 0.25 dividing 360): nearby points share one fetch' },
+  { name: 'ALOFT_UPSTREAM_CONCURRENCY', default: '4', about: 'upstream HTTP requests at once (shared by all instances through Redis)' },
+  { name: 'ALOFT_UPSTREAM_PER_MINUTE', default: '100', about: 'upstream HTTP requests per minute (shared by all instances through Redis; NOAA blocks above 120)' },
+  { name: 'ALOFT_UPSTREAM_TIMEOUT_MS', default: '30000', about: 'timeout of one upstream HTTP request' }
 ]
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -94,9 +109,21 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   const rateBurst = int('ALOFT_RATE_BURST', 1, 1_000_000)
   const maxTimeOffsetHours = number('ALOFT_MAX_TIME_OFFSET_HOURS', (n) => n >= 0 && n <= 24, 'a number of hours from 0 to 24')
   const shutdownGraceMs = int('ALOFT_SHUTDOWN_GRACE_MS', 0, 600_000)
+  const cacheMegabytes = int('ALOFT_CACHE_MB', 1, 1_048_576)
+  const workers = int('ALOFT_WORKERS', 1, 256)
+  const interpolateIn = raw('ALOFT_INTERPOLATE') as Config['interpolateIn']
+  if (interpolateIn !== 'main' && interpolateIn !== 'worker') problems.push(`ALOFT_INTERPOLATE=${JSON.stringify(interpolateIn)} is invalid: expected main or worker`)
+  const tileDegrees = number('ALOFT_TILE_DEGREES', (n) => Number.isInteger(n * 4) && n > 0 && 1440 % (n * 4) === 0, 'a multiple of 0.25 that divides 360 (e.g. 0.5, 1, 2, 5)')
+  const upstreamConcurrency = int('ALOFT_UPSTREAM_CONCURRENCY', 1, 64)
+  const upstreamPerMinute = int('ALOFT_UPSTREAM_PER_MINUTE', 1, 100_000)
+  const upstreamTimeoutMs = int('ALOFT_UPSTREAM_TIMEOUT_MS', 100, 600_000)
 
   if (problems.length > 0) throw new ConfigError(problems)
-  return { port, host, redisUrl, redisPrefix, adminToken, logLevel, source, cacheDir, dailyAllowance, ratePerSecond, rateBurst, maxTimeOffsetHours, shutdownGraceMs }
+  return {
+    port, host, redisUrl, redisPrefix, adminToken, logLevel, source, cacheDir, dailyAllowance, ratePerSecond, rateBurst,
+    maxTimeOffsetHours, shutdownGraceMs, cacheMegabytes, workers, interpolateIn, tileDegrees, upstreamConcurrency,
+    upstreamPerMinute, upstreamTimeoutMs
+  }
 }
 
 function parseSource (value: string, problems: string[]): SourceSetting {

@@ -6,6 +6,8 @@ import type { AccountStore } from '../accounts/store.js'
 import type { Config } from '../config.js'
 import type { Logger } from '../logger.js'
 import type { Metrics } from '../metrics.js'
+import type { ProfileService } from '../profile/service.js'
+import type { Source } from '../source/index.js'
 
 export interface AloftRequest extends Request {
   id: string
@@ -40,6 +42,9 @@ export interface AppDeps {
   store: AccountStore
   logger: Logger
   metrics: Metrics
+  /** The data path; absent, the profile route answers 503. */
+  profiles?: ProfileService
+  source?: Source
   /** Milliseconds since the epoch; injectable for the allowance day boundary. */
   now?: () => number
 }

@@ -1,5 +1,9 @@
 // Boots the real app in-process on a free port, with captured JSON logs, for HTTP tests.
 import { Writable } from 'node:stream'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { Test } from 'tap'
 import type { TSchema } from '@sinclair/typebox'
 import { loadConfig } from '../../src/config.js'
@@ -10,6 +14,9 @@ import { createStore, type AccountStore } from '../../src/accounts/index.js'
 import { validatorFor } from '../../src/contract/validate.js'
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789'
+
+/** The bundled real 2020 sample in the bucket layout (what `aloft demo` serves). */
+export const SAMPLE_DIR = fileURLToPath(new URL('../../data/sample', import.meta.url))
 
 export interface TestService extends RunningService {
   /** Every log line written so far, raw. */
@@ -24,10 +31,17 @@ export interface TestServiceOptions {
   /** Use Redis (REDIS_URL) under this prefix instead of the memory store. */
   redisPrefix?: string
   now?: () => number
+  /** false: no data path (profile answers 503). */
+  dataPath?: boolean
 }
 
 export async function startTestService (t: Test, options: TestServiceOptions = {}): Promise<TestService> {
+  const cacheDir = await mkdtemp(join(tmpdir(), 'aloft-test-cache-'))
+  t.teardown(() => rm(cacheDir, { recursive: true, force: true }))
   const config = loadConfig({
+    ALOFT_SOURCE: `mirror:${SAMPLE_DIR}`,
+    ALOFT_CACHE_DIR: cacheDir,
+    ALOFT_WORKERS: '1',
     PORT: '0',
     HOST: '127.0.0.1',
     ALOFT_ADMIN_TOKEN: ADMIN_TOKEN,
@@ -43,7 +57,7 @@ export async function startTestService (t: Test, options: TestServiceOptions = {
     prefix: options.redisPrefix,
     limits: { dailyAllowance: config.dailyAllowance, ratePerSecond: config.ratePerSecond, rateBurst: config.rateBurst }
   })
-  const service = await startService(config, { logger, store, metrics: createMetrics({ defaultMetrics: false }), now: options.now })
+  const service = await startService(config, { logger, store, metrics: createMetrics({ defaultMetrics: false }), now: options.now, dataPath: options.dataPath })
   t.teardown(() => service.close())
   const newAccount = async (name = 'test account'): Promise<{ accountId: string, key: string, keyId: string }> => {
     const res = await fetch(`${service.url}/v1/admin/accounts`, {

@@ -20,8 +20,8 @@ t.test('capabilities need no key and carry the configured limits and methods', a
   t.equal(body.interface_version, '0.1.0')
   t.same(body.altitude_references, ['agl', 'msl'])
   t.same(body.quality_options, ['best_available', 'immediate'])
-  t.equal(body.source.configured, false, 'no data path yet')
-  t.equal(body.source.kind, 'noaa')
+  t.equal(body.source.configured, true)
+  t.equal(body.source.kind, 'mirror')
   t.equal(body.source.time_coverage.max_time_offset_hours, 3)
 })
 

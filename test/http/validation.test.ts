@@ -65,8 +65,8 @@ t.test('an error item carries the input and its context', async (t) => {
   t.match(problem.errors[0], { loc: ['body', 'latitude'], type: 'less_than_equal', input: 90.5, ctx: { limit: 90 } })
 })
 
-// The edges of every range are accepted: validation passes and the request reaches the data path
-// (503 until a source is configured).
+// The edges of every range are accepted: validation passes and the request reaches the data
+// path (the bundled 2020 sample: outside its box or time that is a 404, in it a 200 or 409).
 const accepted: Array<[string, unknown]> = [
   ['latitude 90 and longitude -180', { ...valid, latitude: 90, longitude: -180 }],
   ['32 heights, negative AGL included', { ...valid, altitudes_m: Array.from({ length: 32 }, (_, i) => i * 100 - 50) }],
@@ -78,8 +78,7 @@ const accepted: Array<[string, unknown]> = [
 for (const [name, body] of accepted) {
   t.test(`${name} passes validation`, async (t) => {
     const res = await post(body)
-    const problem = await res.json() as { code: string }
-    t.equal(problem.code, 'service_unavailable', 'past validation, at the data path')
-    t.equal(res.headers.get('retry-after'), '3600')
+    t.not(res.status, 400, `past validation (${res.status})`)
+    t.ok([200, 404, 409].includes(res.status), 'answered by the data path')
   })
 }

@@ -7,7 +7,7 @@ import { withStore } from '../auth.js'
 import type { AppDeps, Handler } from '../context.js'
 
 /** Name of the key made together with an account by the operator. */
-export const FIRST_KEY_NAME = 'first key'
+export const FIRST_KEY_NAME = 'default'
 
 export function keyInfo (record: KeyRecord): KeyInfo {
   return { id: record.id, prefix: record.prefix, name: record.name, created_at: record.created_at, revoked_at: record.revoked_at }

@@ -4,15 +4,8 @@ import { ALTITUDE_REFERENCES, QUALITY_OPTIONS } from '../../contract/schemas.js'
 import { LIMITS } from '../../contract/limits.js'
 import { INTERFACE_VERSION, METHODS, PROCESSING_VERSION, SOURCE_FACTS } from '../../atmosphere/methods.js'
 import type { Config } from '../../config.js'
+import type { SourceDescription } from '../../source/index.js'
 
-/** What the data source reports about itself; absent until a source is wired in. */
-export interface SourceDescription {
-  status: string
-  pressureLevelsPa: number[]
-  firstValidTime: string | null
-  lastValidTime: string | null
-  spatial: { latitude: { min: number, max: number }, longitude: { min: number, max: number } }
-}
 
 const FIELDS: Capabilities['fields'] = [
   { name: 'altitude_agl_m', unit: 'm', description: 'height above the ground elevation used' },
@@ -36,11 +29,11 @@ export function buildCapabilities (config: Config, source: SourceDescription | u
     source: {
       configured: source !== undefined,
       kind: config.source.kind,
-      status: source?.status ?? 'not configured: this build has no data path yet',
+      status: source?.statusText ?? 'not configured: this instance has no data path',
       model: SOURCE_FACTS.model,
       dataset: SOURCE_FACTS.dataset,
-      grid_spacing_degrees: SOURCE_FACTS.grid_spacing_degrees,
-      pressure_levels_pa: source?.pressureLevelsPa ?? [],
+      grid_spacing_degrees: source?.grid?.di ?? SOURCE_FACTS.grid_spacing_degrees,
+      pressure_levels_pa: source?.levelsPa ?? [],
       time_coverage: {
         first_valid_time: source?.firstValidTime ?? null,
         last_valid_time: source?.lastValidTime ?? null,
@@ -50,7 +43,7 @@ export function buildCapabilities (config: Config, source: SourceDescription | u
       source_url: SOURCE_FACTS.source_url,
       attribution: SOURCE_FACTS.attribution
     },
-    spatial_coverage: source?.spatial ?? { latitude: { ...LIMITS.latitude }, longitude: { ...LIMITS.longitude } },
+    spatial_coverage: source?.coverage ?? { latitude: { ...LIMITS.latitude }, longitude: { ...LIMITS.longitude } },
     fields: FIELDS,
     limits: {
       altitudes_per_request: { ...LIMITS.altitudesPerRequest },

@@ -36,8 +36,8 @@ export function metaHandlers (deps: AppDeps, _routes: readonly RouteSpec[], open
       return { body: problemPage(params.code), mediaType: 'text/html; charset=utf-8' }
     },
 
-    capabilities_v1_atmosphere_capabilities_get: () => ({
-      body: buildCapabilities(deps.config, undefined),
+    capabilities_v1_atmosphere_capabilities_get: async () => ({
+      body: buildCapabilities(deps.config, deps.source === undefined ? undefined : await deps.source.describe()),
       headers: { 'Cache-Control': 'public, max-age=60' }
     })
   }
