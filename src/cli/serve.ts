@@ -1,24 +1,23 @@
 // `aloft serve`: configuration from the environment (exit 2 on a bad value), then run until
 // SIGTERM/SIGINT, then stop gracefully and exit 0.
-import { ConfigError, loadConfig } from '../config.js'
-import { startService } from '../http/server.js'
+import { ConfigError, loadConfig, type Config } from '../config.js'
+import { startService, type RunningService } from '../http/server.js'
 
-export async function run (args: string[]): Promise<number> {
-  if (args.length > 0) {
-    console.error(`aloft serve takes no arguments (configure it with environment variables; see the README): ${args.join(' ')}`)
-    return 2
-  }
-  let config
+/** Loads configuration, printing the reasons and returning null when it is invalid. */
+export function configOrExplain (env: NodeJS.ProcessEnv): Config | null {
   try {
-    config = loadConfig()
+    return loadConfig(env)
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`aloft: ${err.message}`)
-      return 2
+      return null
     }
     throw err
   }
-  const service = await startService(config)
+}
+
+/** Resolves when SIGTERM or SIGINT has stopped the service gracefully. */
+export async function serveUntilSignal (service: RunningService): Promise<void> {
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {
       service.logger.info({ signal }, 'shutting down')
@@ -27,5 +26,15 @@ export async function run (args: string[]): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'))
     process.once('SIGINT', () => stop('SIGINT'))
   })
+}
+
+export async function run (args: string[]): Promise<number> {
+  if (args.length > 0) {
+    console.error(`aloft serve takes no arguments (configure it with environment variables; see the README): ${args.join(' ')}`)
+    return 2
+  }
+  const config = configOrExplain(process.env)
+  if (config === null) return 2
+  await serveUntilSignal(await startService(config))
   return 0
 }
