@@ -27,7 +27,8 @@ export interface Config {
   interpolateIn: 'worker' | 'main'
   tileDegrees: number
   upstreamConcurrency: number
-  upstreamPerMinute: number
+  /** undefined: the source's own default (100/min for NOAA and filters, more for mirrors). */
+  upstreamPerMinute: number | undefined
   upstreamTimeoutMs: number
 }
 
@@ -64,7 +65,7 @@ export const VARIABLES: readonly VariableSpec[] = [
   { name: 'ALOFT_INTERPOLATE', default: 'main', about: 'where a cached profile is interpolated from the shared tile: main (the event loop, measured faster) or worker' },
   { name: 'ALOFT_TILE_DEGREES', default: '1', about: 'grib-filter tile edge in degrees (a multiple of 0.25 dividing 360): nearby points share one fetch' },
   { name: 'ALOFT_UPSTREAM_CONCURRENCY', default: '4', about: 'upstream HTTP requests at once (shared by all instances through Redis)' },
-  { name: 'ALOFT_UPSTREAM_PER_MINUTE', default: '100', about: 'upstream HTTP requests per minute (shared by all instances through Redis; NOAA blocks above 120)' },
+  { name: 'ALOFT_UPSTREAM_PER_MINUTE', default: '', about: 'upstream HTTP requests per minute, shared by all instances through Redis; default 100 for noaa and filter (NOAA blocks above 120), 6000 for a mirror' },
   { name: 'ALOFT_UPSTREAM_TIMEOUT_MS', default: '30000', about: 'timeout of one upstream HTTP request' }
 ]
 
@@ -115,7 +116,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   if (interpolateIn !== 'main' && interpolateIn !== 'worker') problems.push(`ALOFT_INTERPOLATE=${JSON.stringify(interpolateIn)} is invalid: expected main or worker`)
   const tileDegrees = number('ALOFT_TILE_DEGREES', (n) => Number.isInteger(n * 4) && n > 0 && 1440 % (n * 4) === 0, 'a multiple of 0.25 that divides 360 (e.g. 0.5, 1, 2, 5)')
   const upstreamConcurrency = int('ALOFT_UPSTREAM_CONCURRENCY', 1, 64)
-  const upstreamPerMinute = int('ALOFT_UPSTREAM_PER_MINUTE', 1, 100_000)
+  const upstreamPerMinute = raw('ALOFT_UPSTREAM_PER_MINUTE') === '' ? undefined : int('ALOFT_UPSTREAM_PER_MINUTE', 1, 100_000)
   const upstreamTimeoutMs = int('ALOFT_UPSTREAM_TIMEOUT_MS', 100, 600_000)
 
   if (problems.length > 0) throw new ConfigError(problems)

@@ -1,0 +1,45 @@
+// The source room's one error type. The HTTP layer maps `code` to its Problem (status, title,
+// Retry-After); nothing here knows about HTTP.
+
+export type SourceErrorCode =
+  | 'outside_source_coverage' // 404: no valid time within the offset, or the point rounds off a regional grid
+  | 'daily_allowance_exhausted' // 429: a fetch is needed, the account has no attempts left, nothing cached serves
+  | 'source_busy' // 503: upstream kept failing (429/5xx/timeouts) or our fetch queue is full
+  | 'unusable_source_column' // 502: the bytes are not GRIB2, lack fields, or are for another (run, step)
+
+export interface SourceErrorOptions {
+  detail: string
+  /** Seconds, integer >= 1; set for daily_allowance_exhausted and source_busy. */
+  retryAfterSeconds?: number
+  /** outside_source_coverage: the nearest valid times the source holds (ISO 8601 UTC). */
+  nearestTimes?: string[]
+  /** daily_allowance_exhausted: the account that is out of attempts. */
+  accountId?: string
+}
+
+export class SourceError extends Error {
+  override readonly name = 'SourceError'
+  readonly detail: string
+  readonly retryAfterSeconds?: number
+  readonly nearestTimes?: string[]
+  readonly accountId?: string
+
+  constructor (readonly code: SourceErrorCode, options: SourceErrorOptions) {
+    super(`${code}: ${options.detail}`)
+    this.detail = options.detail
+    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = Math.max(1, Math.ceil(options.retryAfterSeconds))
+    if (options.nearestTimes !== undefined) this.nearestTimes = options.nearestTimes
+    if (options.accountId !== undefined) this.accountId = options.accountId
+  }
+}
+
+/** What went wrong with one upstream request, before it becomes a SourceError. */
+export type FailureKind = 'missing' | 'throttled' | 'server' | 'timeout' | 'network' | 'unusable'
+
+/** Internal: one failed upstream request or response, classified for the outcome table. */
+export class UpstreamFailure extends Error {
+  override readonly name = 'UpstreamFailure'
+  constructor (readonly kind: FailureKind, message: string, readonly retryAfterSeconds?: number) {
+    super(message)
+  }
+}

@@ -1,0 +1,158 @@
+// GFS naming: runs, steps, NOAA's object keys and file names, the fields a profile needs, and
+// the global 0.25° grid. Pure functions; the golden URL tests pin these.
+import type { LatLonGrid } from '../grib/index.js'
+
+export const HOUR_MS = 3_600_000
+
+/** One (run, step) pair: `run` is the model run time in epoch ms (00/06/12/18 UTC). */
+export interface RunStep {
+  run: number
+  step: number
+}
+
+export function validTime (rs: RunStep): number {
+  return rs.run + rs.step * HOUR_MS
+}
+
+const pad = (n: number, width: number): string => String(n).padStart(width, '0')
+
+/** 'YYYYMMDD' of a UTC instant. */
+export function dayText (ms: number): string {
+  const d = new Date(ms)
+  return `${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1, 2)}${pad(d.getUTCDate(), 2)}`
+}
+
+/** 'HH' of a run. */
+export function cycleText (run: number): string {
+  return pad(new Date(run).getUTCHours(), 2)
+}
+
+/** 'YYYYMMDDHH', the run id used in unit keys and NOAA's `d=` inventory field. */
+export function runText (run: number): string {
+  return dayText(run) + cycleText(run)
+}
+
+/** Epoch ms of 'YYYYMMDD' + hour; NaN when not a date. */
+export function runFromText (day: string, hour: number): number {
+  if (!/^\d{8}$/.test(day) || !(hour >= 0 && hour < 24)) return NaN
+  const ms = Date.UTC(Number(day.slice(0, 4)), Number(day.slice(4, 6)) - 1, Number(day.slice(6, 8)), hour)
+  return dayText(ms) === day ? ms : NaN
+}
+
+/** `gfs.tCCz.pgrb2.0p25.fFFF` */
+export function fileName (rs: RunStep): string {
+  return `gfs.t${cycleText(rs.run)}z.pgrb2.0p25.f${pad(rs.step, 3)}`
+}
+
+export const FILE_NAME = /^gfs\.t(\d\d)z\.pgrb2\.0p25\.f(\d{3,4})$/
+
+/** The directory of a run in both NOAA layouts: `gfs.YYYYMMDD/CC/atmos`. */
+export function runDirectory (run: number): string {
+  return `gfs.${dayText(run)}/${cycleText(run)}/atmos`
+}
+
+/** Object key in the bucket layout: `gfs.YYYYMMDD/CC/atmos/gfs.tCCz.pgrb2.0p25.fFFF`. */
+export function bucketKey (rs: RunStep): string {
+  return `${runDirectory(rs.run)}/${fileName(rs)}`
+}
+
+/** (run, step) of a bucket key, or null for any other object. */
+export function parseBucketKey (key: string): RunStep | null {
+  const m = /^gfs\.(\d{8})\/(\d\d)\/atmos\/(gfs\.t\d\dz\.pgrb2\.0p25\.f\d{3,4})$/.exec(key)
+  if (m === null) return null
+  const f = FILE_NAME.exec(m[3]) as RegExpExecArray
+  if (f[1] !== m[2]) return null
+  const run = runFromText(m[1], Number(m[2]))
+  return Number.isNaN(run) || Number(m[2]) % 6 !== 0 ? null : { run, step: Number(f[2]) }
+}
+
+/** The variables a profile reads on isobaric levels; SPFH or RH gives the humidity. */
+export const PROFILE_VARIABLES = ['HGT', 'TMP', 'UGRD', 'VGRD'] as const
+export const HUMIDITY_VARIABLES = ['SPFH', 'RH'] as const
+
+/**
+ * Isobaric levels (hPa) asked of the grib filter: the 41 levels of current GFS, which include
+ * all 34 of GFS v15. The filter ignores levels a file does not have.
+ */
+export const FILTER_LEVELS_HPA = [
+  0.01, 0.02, 0.04, 0.07, 0.1, 0.2, 0.4, 0.7, 1, 2, 3, 5, 7, 10, 15, 20, 30, 40, 50, 70, 100, 150, 200,
+  250, 300, 350, 400, 450, 500, 550, 600, 650, 700, 750, 800, 850, 900, 925, 950, 975, 1000
+] as const
+
+/** The global GFS 0.25° grid as the bucket and NOMADS hold it (north to south, 0..359.75 E). */
+export const GLOBAL_0P25: LatLonGrid = {
+  template: 0,
+  ni: 1440,
+  nj: 721,
+  numberOfPoints: 1440 * 721,
+  la1: 90,
+  lo1: 0,
+  la2: -90,
+  lo2: 359.75,
+  di: 0.25,
+  dj: 0.25,
+  scanningMode: 0,
+  shapeOfEarth: 6,
+  earthRadius: 6371229,
+  south: -90,
+  north: 90,
+  west: 0,
+  east: 359.75,
+  global: true
+}
+
+/** A grib-filter tile: `size` grid points square, indexed from the global grid's SW corner. */
+export interface Tile {
+  size: number // points per side
+  tj: number
+  ti: number
+  bottomlat: number
+  toplat: number
+  leftlon: number
+  rightlon: number
+}
+
+/** The tile holding global grid point (i, j); tiles never straddle 0° E nor leave the grid. */
+export function tileOf (i: number, j: number, size: number): Tile {
+  const g = GLOBAL_0P25
+  const tj = Math.floor(j / size)
+  const ti = Math.floor(i / size)
+  const bottomlat = g.south + tj * size * g.dj
+  const leftlon = ti * size * g.di
+  return {
+    size,
+    tj,
+    ti,
+    bottomlat,
+    toplat: Math.min(g.north, bottomlat + (size - 1) * g.dj),
+    leftlon,
+    rightlon: Math.min(g.east, leftlon + (size - 1) * g.di)
+  }
+}
+
+/**
+ * The NOMADS grib-filter query for one (run, step, tile): the profile's variables (both SPFH
+ * and RH, since GFS v15 lacks isobaric SPFH), every isobaric level, the surface (for HGT), and the
+ * tile box. Parameter order is fixed so URLs are stable (golden tests pin it).
+ */
+export function filterQuery (rs: RunStep, tile: Tile): string {
+  const parts = [`dir=${encodeURIComponent('/' + runDirectory(rs.run))}`, `file=${fileName(rs)}`]
+  for (const v of [...PROFILE_VARIABLES, ...HUMIDITY_VARIABLES].sort()) parts.push(`var_${v}=on`)
+  for (const hpa of FILTER_LEVELS_HPA) parts.push(`lev_${hpa}_mb=on`)
+  parts.push('lev_surface=on')
+  parts.push('subregion=', `leftlon=${tile.leftlon}`, `rightlon=${tile.rightlon}`, `toplat=${tile.toplat}`, `bottomlat=${tile.bottomlat}`)
+  return parts.join('&')
+}
+
+/** Unit keys double as cache paths: only [A-Za-z0-9._/-]. */
+export function fileUnitKey (rs: RunStep): string {
+  return `gfs/${runText(rs.run)}/f${pad(rs.step, 3)}`
+}
+
+export function tileUnitKey (rs: RunStep, tile: Tile): string {
+  return `${fileUnitKey(rs)}/tile${tile.size}/${tile.tj}_${tile.ti}`
+}
+
+export function isoTime (ms: number): string {
+  return new Date(ms).toISOString().replace('.000Z', 'Z')
+}

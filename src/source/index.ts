@@ -1,0 +1,109 @@
+// Public API of aloft's GFS source room: which (run, step) pairs a source holds, which one and
+// which grid point answer a request (DESIGN §3), and the unit of GRIB2 bytes to fetch for it.
+//
+//   const source = createSource({ setting: config.source, cacheDir: config.cacheDir,
+//     maxTimeOffsetHours: config.maxTimeOffsetHours, registry, store, logger,
+//     redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, isCached: (key) => decoded.has(key) })
+//   const r = await source.resolve({ latitude, longitude, time, quality, accountId })  // 404/429 before any fetch
+//   if (!decoded.has(r.unitKey)) {
+//     const unit = await source.fetch(r, { accountId })  // may be another unit if upstream lost r's data
+//     // unit.bytes, unit.fields (scanned), unit.sha256, unit.retrievedAt, unit.unitKey, unit.run, unit.step
+//   }
+//   // r.point is a grid point of the source grid: gridPointIndex(decodedGrid, r.point.latitude,
+//   // r.point.longitude) finds it in the unit (a filter tile holds it; a bucket unit is the grid).
+//
+// Every failure is a SourceError with `code` (outside_source_coverage 404,
+// daily_allowance_exhausted 429, source_busy 503, unusable_source_column 502), `detail`,
+// `retryAfterSeconds` (429/503) and `nearestTimes` (404 in time). A down account store surfaces
+// as the store's StoreUnavailableError.
+import type { Registry } from 'prom-client'
+import type { AccountStore } from '../accounts/store.js'
+import type { SourceSetting } from '../config.js'
+import { BucketAdapter, DirectoryAdapter, FilterAdapter, NOAA_DEFAULTS, NoaaAdapter, type Adapter } from './adapters.js'
+import type { FetcherOptions } from './fetcher.js'
+import type { HttpOptions } from './http.js'
+import { Source, type SourceLogger } from './source.js'
+import { Throttle } from './throttle.js'
+
+export { SourceError, type SourceErrorCode } from './errors.js'
+export { Source } from './source.js'
+export type { Quality, ResolveRequest, Resolution, SourceDescription, SourceLogger, SourcePoint } from './source.js'
+export type { FetchedUnit } from './fetcher.js'
+export type { FetchUnit, Origin } from './adapters.js'
+export { chooseTime } from './catalog.js'
+export { bucketKey, filterQuery, fileUnitKey, tileOf, tileUnitKey, GLOBAL_0P25 } from './gfs.js'
+
+export interface SourceOptions {
+  setting: SourceSetting
+  cacheDir: string
+  registry: Registry
+  store: AccountStore
+  logger: SourceLogger
+  /** DESIGN §3: how far (inclusive) the nearest model time may lie; default 3 h. */
+  maxTimeOffsetHours?: number
+  /** Whether the caller's decoded-unit cache holds a unit (also settable later: setIsCached). */
+  isCached?: (unitKey: string) => boolean
+  /** Cluster the upstream limiter through this Redis (REDIS_URL). */
+  redisUrl?: string
+  /** Prefix of the limiter's Redis keys (ALOFT_REDIS_PREFIX); default `aloft:`. */
+  redisPrefix?: string
+  /** Grib-filter tile edge in degrees (a multiple of 0.25 dividing 360); default 1. */
+  tileDegrees?: number
+  /** Upstream HTTP requests at once, across the cluster; default 4. */
+  upstreamConcurrency?: number
+  /**
+   * Upstream HTTP requests per minute, across the cluster. Default 100 for noaa and filter
+   * (NOAA blocks clients above 120); 6000 for a mirror, which is ours.
+   */
+  upstreamPerMinute?: number
+  /** Override the limiter interval (tests); default 60 000 ms. */
+  upstreamIntervalMs?: number
+  /** Timeout of one upstream HTTP request; default 30 000 ms. */
+  requestTimeoutMs?: number
+  fetch?: FetcherOptions
+  catalog?: { refreshMs?: number, missingMs?: number, maxStepHours?: number }
+  /** noaa only: other base URLs (tests point them at the local upstream). */
+  noaaUrls?: Partial<typeof NOAA_DEFAULTS>
+  /** filter only: the directory listing of `gfs.YYYYMMDD/`; default `<origin>/pub/data/nccf/com/gfs/prod/`. */
+  filterListingUrl?: string
+}
+
+export function createSource (options: SourceOptions): Source {
+  const tileDegrees = options.tileDegrees ?? 1
+  const tileSize = Math.round(tileDegrees / 0.25)
+  if (!(tileSize >= 1 && Math.abs(tileSize * 0.25 - tileDegrees) < 1e-9 && 1440 % tileSize === 0)) {
+    throw new RangeError(`tile size ${tileDegrees}° must be a multiple of 0.25° that divides 360°`)
+  }
+  const s = options.setting
+  const throttle = new Throttle({
+    maxConcurrent: options.upstreamConcurrency,
+    perInterval: options.upstreamPerMinute ?? (s.kind === 'mirror' ? 6000 : 100),
+    intervalMs: options.upstreamIntervalMs,
+    redisUrl: options.redisUrl,
+    id: `${options.redisPrefix ?? 'aloft:'}upstream`,
+    onError: (err) => options.logger.warn(`upstream limiter: ${(err as Error).message}`)
+  })
+  const http: HttpOptions = { throttle, timeoutMs: options.requestTimeoutMs ?? 30_000 }
+  let adapter: Adapter
+  if (s.kind === 'noaa') {
+    adapter = new NoaaAdapter(http, tileSize, options.noaaUrls, (msg) => options.logger.warn(msg))
+  } else if (s.kind === 'filter') {
+    adapter = new FilterAdapter(s.url, http, tileSize, options.filterListingUrl)
+  } else if (/^https?:\/\//.test(s.location)) {
+    adapter = new BucketAdapter(s.location, http)
+  } else {
+    adapter = new DirectoryAdapter(s.location)
+  }
+  return new Source({
+    adapter,
+    store: options.store,
+    cacheDir: options.cacheDir,
+    registry: options.registry,
+    logger: options.logger,
+    throttle,
+    maxTimeOffsetHours: options.maxTimeOffsetHours ?? 3,
+    isCached: options.isCached,
+    fetcher: options.fetch,
+    catalog: options.catalog
+  })
+}

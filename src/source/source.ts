@@ -1,0 +1,277 @@
+// The Source: catalog + adapter + fetcher, and the resolve rules of DESIGN §3.
+import type { Registry } from 'prom-client'
+import type { AccountStore } from '../accounts/store.js'
+import { gridPointIndex, normalizeLongitude, type LatLonGrid } from '../grib/index.js'
+import type { Adapter, FetchUnit } from './adapters.js'
+import { Catalog, chooseTime } from './catalog.js'
+import { DiskCache } from './disk-cache.js'
+import { SourceError, UpstreamFailure } from './errors.js'
+import { Fetcher, sourceMetrics, type FetchedUnit, type FetcherOptions } from './fetcher.js'
+import { HOUR_MS, isoTime, validTime, type RunStep } from './gfs.js'
+import type { Throttle } from './throttle.js'
+import { columnLevels } from './unit.js'
+
+export type Quality = 'best_available' | 'immediate'
+
+export interface SourceLogger {
+  warn (msg: string): void
+  info (msg: string): void
+  error (msg: string): void
+}
+
+export interface ResolveRequest {
+  latitude: number
+  longitude: number
+  time: Date
+  quality: Quality
+  accountId: string
+}
+
+/** The grid point a request rounds to, on the source's grid (global 0.25° for filter and noaa). */
+export interface SourcePoint {
+  latitude: number
+  longitude: number // (-180, 180]
+  i: number // column from the grid's western edge
+  j: number // row from the grid's southern edge
+}
+
+export interface Resolution {
+  request: ResolveRequest
+  unit: FetchUnit
+  unitKey: string
+  run: Date
+  step: number
+  validTime: Date
+  point: SourcePoint
+  /** The unit is in the caller's decoded cache or our raw cache (no attempt needed). */
+  cached: boolean
+  /**
+   * Why a run other than the newest for this valid time was chosen: `immediate` found it cached,
+   * or the account's allowance is spent and it was cached. null: the newest run.
+   */
+  substitution: null | { reason: 'immediate_cached' | 'allowance_exhausted', newestRun: Date }
+}
+
+export interface SourceDescription {
+  kind: 'noaa' | 'mirror' | 'filter'
+  status: 'ok' | 'unavailable'
+  statusText: string
+  /** Isobaric levels (Pa, ascending) with a full column, when known. */
+  levelsPa: number[] | null
+  firstValidTime: string | null
+  lastValidTime: string | null
+  coverage: { latitude: { min: number, max: number }, longitude: { min: number, max: number } } | null
+  grid: { di: number, dj: number, ni: number, nj: number } | null
+}
+
+export interface SourceInternals {
+  adapter: Adapter
+  store: AccountStore
+  cacheDir: string
+  registry: Registry
+  logger: SourceLogger
+  throttle: Throttle
+  maxTimeOffsetHours: number
+  isCached?: (unitKey: string) => boolean
+  fetcher?: FetcherOptions
+  catalog?: { refreshMs?: number, missingMs?: number, maxStepHours?: number }
+}
+
+export class Source {
+  readonly catalog: Catalog
+  private readonly fetcher: Fetcher
+  private readonly disk: DiskCache
+  private readonly adapter: Adapter
+  private readonly store: AccountStore
+  private readonly logger: SourceLogger
+  private readonly throttle: Throttle
+  private readonly maxOffsetMs: number
+  private readonly maxStepHours: number
+  private isCachedByCaller: (unitKey: string) => boolean
+  private levelsSeen: number[] | null = null
+
+  constructor (o: SourceInternals) {
+    this.adapter = o.adapter
+    this.store = o.store
+    this.logger = o.logger
+    this.throttle = o.throttle
+    this.maxOffsetMs = o.maxTimeOffsetHours * HOUR_MS
+    this.maxStepHours = o.catalog?.maxStepHours ?? 384
+    this.isCachedByCaller = o.isCached ?? (() => false)
+    this.disk = new DiskCache(o.cacheDir)
+    this.catalog = new Catalog(this.adapter, o.catalog)
+    this.fetcher = new Fetcher(this.adapter, o.store, this.disk, sourceMetrics(o.registry), o.fetcher)
+  }
+
+  get kind (): Adapter['kind'] { return this.adapter.kind }
+
+  /** Tell the source which unit keys the caller's decoded cache holds. */
+  setIsCached (isCached: (unitKey: string) => boolean): void {
+    this.isCachedByCaller = isCached
+  }
+
+  /** Cached in the caller's decoded cache or in our raw disk cache. */
+  isCached (unitKey: string): boolean {
+    return this.isCachedByCaller(unitKey) || this.disk.has(unitKey)
+  }
+
+  /** Units downloading and waiting (for tests and health). */
+  get queue (): { active: number, waiting: number } { return this.fetcher.depth }
+
+  async describe (): Promise<SourceDescription> {
+    const base = { kind: this.adapter.kind, levelsPa: this.adapter.levels() ?? this.levelsSeen }
+    try {
+      const grid = await this.grid()
+      const entries = await this.catalog.edges()
+      const times = entries.map(validTime)
+      return {
+        ...base,
+        levelsPa: this.adapter.levels() ?? this.levelsSeen,
+        status: 'ok',
+        statusText: entries.length === 0 ? 'the source holds no GFS files' : `${this.adapter.kind} source available`,
+        firstValidTime: times.length === 0 ? null : isoTime(Math.min(...times)),
+        lastValidTime: times.length === 0 ? null : isoTime(Math.max(...times)),
+        coverage: coverageOf(grid),
+        grid: { di: grid.di, dj: grid.dj, ni: grid.ni, nj: grid.nj }
+      }
+    } catch (err) {
+      this.logger.warn(`source description failed: ${(err as Error).message}`)
+      return { ...base, status: 'unavailable', statusText: 'the source cannot be listed right now', firstValidTime: null, lastValidTime: null, coverage: null, grid: null }
+    }
+  }
+
+  /**
+   * Choose (run, step) and grid point for a request (DESIGN §3), before any fetch:
+   * outside_source_coverage (404) when the point rounds off the grid or no valid time lies
+   * within the offset; daily_allowance_exhausted (429) when a fetch is needed, the allowance is
+   * spent and no cached run has the chosen valid time.
+   */
+  async resolve (request: ResolveRequest): Promise<Resolution> {
+    const { latitude, longitude, time } = request
+    if (!Number.isFinite(latitude) || latitude < -90 || latitude > 90 || !Number.isFinite(longitude) || Number.isNaN(time.getTime())) {
+      throw new RangeError('resolve needs a latitude in [-90, 90], a finite longitude and a valid time')
+    }
+    const grid = await this.grid()
+    const gp = gridPointIndex(grid, latitude, longitude)
+    if (gp === null) {
+      throw new SourceError('outside_source_coverage', {
+        detail: `(${latitude}, ${longitude}) rounds outside the source's grid (latitude ${grid.south}..${grid.north}, longitude ${normalizeLongitude(grid.west)}..${normalizeLongitude(grid.east)})`
+      })
+    }
+    const entries = await this.discover(async () => await this.catalog.around(time.getTime(), this.maxOffsetMs))
+    const choice = chooseTime(entries, time.getTime(), this.maxOffsetMs)
+    // the catalog's runs for the chosen valid time, newest first, then any older run still in a
+    // cache (the catalog may not have listed its day): a cached unit in either upstream counts
+    const listed = new Set(choice.candidates.map((c) => c.run))
+    const older: RunStep[] = []
+    for (let step = 6; step <= this.maxStepHours; step += 6) {
+      const run = choice.validTime - step * HOUR_MS
+      if (!listed.has(run)) older.push({ run, step })
+    }
+    const units = choice.candidates.map((c) => this.adapter.unitFor(c, gp))
+    const cached = units.map((u) => this.isCached(u.key))
+    for (let k = 0; k < units.length; k++) {
+      const alt = units[k].alternate
+      if (!cached[k] && alt !== undefined && this.isCached(alt.key)) { units[k] = alt; cached[k] = true }
+    }
+    for (const rs of older) {
+      const u = this.adapter.unitFor(rs, gp)
+      const hit = this.isCached(u.key) ? u : u.alternate !== undefined && this.isCached(u.alternate.key) ? u.alternate : null
+      if (hit !== null) { units.push(hit); cached.push(true) }
+    }
+    // newest run first across listed and cached-only runs
+    const order = units.map((_, k) => k).sort((a, b) => units[b].run - units[a].run)
+    units.splice(0, units.length, ...order.map((k) => units[k]))
+    cached.splice(0, cached.length, ...order.map((k) => cached[k]))
+    const pick = (k: number, substitution: Resolution['substitution']): Resolution => ({
+      request,
+      unit: units[k],
+      unitKey: units[k].key,
+      run: new Date(units[k].run),
+      step: units[k].step,
+      validTime: new Date(choice.validTime),
+      point: { latitude: gp.latitude, longitude: gp.longitude, i: gp.i, j: gp.j },
+      cached: cached[k],
+      substitution
+    })
+    // units[0] is the newest run; cached-only runs are cached, so when it is not cached it is listed
+    const firstCached = cached.indexOf(true)
+    if (cached[0]) return pick(0, null)
+    const newest = units[0]
+    if (request.quality === 'immediate' && firstCached > 0) return pick(firstCached, { reason: 'immediate_cached', newestRun: new Date(newest.run) })
+    const allowance = await this.store.allowance(request.accountId)
+    if (allowance.remaining > 0) return pick(0, null)
+    if (firstCached > 0) return pick(firstCached, { reason: 'allowance_exhausted', newestRun: new Date(newest.run) })
+    throw new SourceError('daily_allowance_exhausted', {
+      detail: `the account's ${allowance.limit} upstream attempts for today are used and no cached run has ${isoTime(choice.validTime)}`,
+      retryAfterSeconds: allowance.reset_after_seconds,
+      accountId: request.accountId
+    })
+  }
+
+  /**
+   * The resolved unit's bytes. When upstream turns out not to have it, the (run, step) is
+   * remembered as missing, the catalog refreshed and the request resolved again, so the result
+   * may be another unit (see its `unitKey`, `run`, `step`). With noaa, a unit one upstream
+   * fails to give is tried from the other.
+   */
+  async fetch (resolution: Resolution, options: { accountId: string }): Promise<FetchedUnit> {
+    let current = resolution
+    for (let round = 0; ; round++) {
+      try {
+        return await this.fetchUnit(current.unit, options.accountId)
+      } catch (err) {
+        if (!(err instanceof UpstreamFailure && err.kind === 'missing')) throw err
+        this.catalog.markMissing(current.unit)
+        this.logger.warn(`upstream lacks run ${isoTime(current.unit.run)} step ${current.unit.step} h (${err.message}); resolving again`)
+        if (round >= 2) throw new SourceError('outside_source_coverage', { detail: `the source no longer holds data near ${isoTime(resolution.request.time.getTime())}` })
+        current = await this.resolve({ ...resolution.request, accountId: options.accountId })
+      }
+    }
+  }
+
+  async close (): Promise<void> {
+    await this.throttle.close()
+  }
+
+  private async fetchUnit (unit: FetchUnit, accountId: string): Promise<FetchedUnit> {
+    const got = await this.fetchOrAlternate(unit, accountId)
+    // the filter and a bucket without .idx only tell their levels once a unit has arrived
+    this.levelsSeen ??= columnLevels(got.fields)
+    return got
+  }
+
+  private async fetchOrAlternate (unit: FetchUnit, accountId: string): Promise<FetchedUnit> {
+    try {
+      return await this.fetcher.fetch(unit, accountId)
+    } catch (err) {
+      const retryable = (err instanceof UpstreamFailure && err.kind === 'missing') || (err instanceof SourceError && err.code === 'source_busy')
+      if (unit.alternate === undefined || !retryable) throw err
+      this.logger.warn(`${unit.origin} failed for run ${isoTime(unit.run)} step ${unit.step} h (${(err as Error).message}); trying ${unit.alternate.origin}`)
+      return await this.fetcher.fetch(unit.alternate, accountId)
+    }
+  }
+
+  private async grid (): Promise<LatLonGrid> {
+    return await this.discover(async () => await this.adapter.grid())
+  }
+
+  /** Discovery failures become source_busy (503): the catalog cannot be read right now. */
+  private async discover<T> (fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn()
+    } catch (err) {
+      if (!(err instanceof UpstreamFailure)) throw err
+      if (err.kind === 'missing') throw new SourceError('outside_source_coverage', { detail: 'the source holds no GFS files', nearestTimes: [] })
+      this.logger.warn(`GFS catalog discovery failed: ${err.message}`)
+      throw new SourceError('source_busy', { detail: 'the source cannot be listed right now', retryAfterSeconds: err.retryAfterSeconds ?? 30 })
+    }
+  }
+}
+
+function coverageOf (grid: LatLonGrid): NonNullable<SourceDescription['coverage']> {
+  if (grid.global) return { latitude: { min: grid.south, max: grid.north }, longitude: { min: -180, max: 180 } }
+  return { latitude: { min: grid.south, max: grid.north }, longitude: { min: normalizeLongitude(grid.west), max: normalizeLongitude(grid.east) } }
+}
+
+export type { RunStep }

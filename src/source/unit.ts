@@ -1,0 +1,119 @@
+// What a fetch unit must contain, how it is cut from a file (by `.idx` ranges or by one scan),
+// and the check every fetched unit passes before it is cached or handed on.
+import { GribError, scanMessages, type GribField, type IdxEntry } from '../grib/index.js'
+import { UpstreamFailure } from './errors.js'
+import { HUMIDITY_VARIABLES, PROFILE_VARIABLES, isoTime, type RunStep } from './gfs.js'
+import type { ByteRange } from './http.js'
+
+const ISOBARIC = 100
+const SURFACE = 1
+const COLUMN = new Set<string>([...PROFILE_VARIABLES, ...HUMIDITY_VARIABLES])
+
+/** Is this field one a profile reads? (HGT/TMP/UGRD/VGRD/SPFH/RH on isobaric levels, HGT at the surface) */
+export function isProfileField (f: GribField): boolean {
+  if (f.level.type === ISOBARIC) return COLUMN.has(f.name)
+  return f.name === 'HGT' && f.level.type === SURFACE
+}
+
+const MB_LEVEL = /^\d+(\.\d+)? mb$/
+
+/**
+ * The `.idx` records a unit needs: the column variables on every isobaric level and HGT at the
+ * surface. SPFH when the file has it on isobaric levels, else RH. Chosen by name and level text,
+ * never by position.
+ */
+export function selectIdx (entries: readonly IdxEntry[]): IdxEntry[] {
+  const hasSpfh = entries.some((e) => e.name === 'SPFH' && MB_LEVEL.test(e.level))
+  const humidity = hasSpfh ? 'SPFH' : 'RH'
+  return entries.filter((e) =>
+    (MB_LEVEL.test(e.level) && ((PROFILE_VARIABLES as readonly string[]).includes(e.name) || e.name === humidity)) ||
+    (e.name === 'HGT' && e.level === 'surface'))
+}
+
+/** Byte ranges (inclusive ends) of the records, in file order, adjacent ones merged. */
+export function coalesce (entries: readonly IdxEntry[]): ByteRange[] {
+  // several fields of one message (n.1, n.2) share an offset: one range per message
+  const byStart = new Map<number, IdxEntry>()
+  for (const e of entries) byStart.set(e.start, e)
+  const sorted = [...byStart.values()].sort((a, b) => a.start - b.start)
+  const ranges: ByteRange[] = []
+  for (const e of sorted) {
+    const end = e.end === null ? null : e.end - 1
+    const last = ranges[ranges.length - 1]
+    if (last !== undefined && last.end !== null && last.end + 1 === e.start) last.end = end
+    else ranges.push({ start: e.start, end })
+  }
+  return ranges
+}
+
+/** From a whole scanned file: the messages holding profile fields, concatenated in file order. */
+export function cutMessages (bytes: Uint8Array, fields: readonly GribField[]): Uint8Array {
+  const hasSpfh = fields.some((f) => f.name === 'SPFH' && f.level.type === ISOBARIC)
+  const keep = new Map<number, GribField>()
+  for (const f of fields) {
+    if (!isProfileField(f) || (f.name === (hasSpfh ? 'RH' : 'SPFH'))) continue
+    keep.set(f.offset, f)
+  }
+  const messages = [...keep.values()].sort((a, b) => a.offset - b.offset)
+  const out = new Uint8Array(messages.reduce((n, f) => n + f.length, 0))
+  let o = 0
+  for (const f of messages) { out.set(bytes.subarray(f.offset, f.offset + f.length), o); o += f.length }
+  return out
+}
+
+/** NOMADS answers a missing file with 200 and an HTML page ("data file is not present"). */
+export function isNotPresentPage (bytes: Uint8Array): boolean {
+  if (bytes.length > 65_536 || (bytes.length >= 4 && bytes[0] === 0x47 && bytes[1] === 0x52)) return false
+  const text = new TextDecoder().decode(bytes).toLowerCase()
+  return text.includes('<html') && text.includes('not present')
+}
+
+/**
+ * Scan and check a fetched unit: valid GRIB2; every profile field for exactly `rs`; HGT at the
+ * surface and at least two isobaric levels with HGT, TMP, UGRD, VGRD and SPFH or RH.
+ * Throws UpstreamFailure('missing') for NOMADS' not-present page, ('unusable') otherwise.
+ */
+export function verifyUnit (bytes: Uint8Array, rs: RunStep): GribField[] {
+  if (isNotPresentPage(bytes)) throw new UpstreamFailure('missing', 'upstream says the data file is not present')
+  let fields: GribField[]
+  try {
+    fields = scanMessages(bytes)
+  } catch (err) {
+    if (err instanceof GribError) throw new UpstreamFailure('unusable', `upstream bytes are not usable GRIB2: ${err.message}`)
+    throw err
+  }
+  const reference = isoTime(rs.run)
+  const levels = new Map<number, Set<string>>()
+  let surface = false
+  for (const f of fields) {
+    if (!isProfileField(f)) continue
+    if (f.referenceTime !== reference || f.stepHours !== rs.step) {
+      throw new UpstreamFailure('unusable', `${f.name} at byte ${f.offset} is for run ${f.referenceTime} step ${f.stepHours} h, not the requested run ${reference} step ${rs.step} h`)
+    }
+    if (f.level.type === SURFACE) { surface = true; continue }
+    const v = f.level.value as number
+    let names = levels.get(v)
+    if (names === undefined) levels.set(v, names = new Set())
+    names.add(f.name)
+  }
+  let complete = 0
+  for (const names of levels.values()) {
+    if (PROFILE_VARIABLES.every((n) => names.has(n)) && (names.has('SPFH') || names.has('RH'))) complete++
+  }
+  if (!surface) throw new UpstreamFailure('unusable', 'upstream bytes lack HGT at the surface (model terrain)')
+  if (complete < 2) throw new UpstreamFailure('unusable', `upstream bytes have ${complete} isobaric level(s) with HGT, TMP, UGRD, VGRD and SPFH or RH; a column needs at least 2`)
+  return fields
+}
+
+/** Isobaric levels (Pa, ascending) with a complete column in `fields`. */
+export function columnLevels (fields: readonly GribField[]): number[] {
+  const names = new Map<number, Set<string>>()
+  for (const f of fields) {
+    if (f.level.type !== ISOBARIC || !isProfileField(f)) continue
+    const v = f.level.value as number
+    if (!names.has(v)) names.set(v, new Set())
+    names.get(v)!.add(f.name)
+  }
+  return [...names].filter(([, n]) => PROFILE_VARIABLES.every((x) => n.has(x)) && (n.has('SPFH') || n.has('RH')))
+    .map(([v]) => v).sort((a, b) => a - b)
+}
