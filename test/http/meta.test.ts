@@ -106,3 +106,18 @@ t.test('one JSON log line per request with method, path, status, duration and re
   t.equal(lines.length, 1)
   t.match(lines[0], { method: 'GET', path: '/healthz', status: 200, route: 'healthz', duration_ms: Number })
 })
+
+t.test('/metrics reports the decoded-unit cache, the worker pool and upstream attempts', async (t) => {
+  const { key } = await svc.newAccount()
+  const body = JSON.stringify({ latitude: 52.23, longitude: 21.01, time: '2020-08-04T18:00:00Z', altitudes_m: [1000], altitude_reference: 'agl' })
+  for (let i = 0; i < 2; i++) {
+    await fetch(`${svc.url}/v1/atmosphere/profile`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body })
+  }
+  const text = await (await fetch(`${svc.url}/metrics`)).text()
+  t.match(text, /aloft_decoded_cache_requests_total\{result="miss"\} 1/)
+  t.match(text, /aloft_decoded_cache_requests_total\{result="hit"\} 1/)
+  t.match(text, /aloft_decoded_cache_bytes [1-9]\d*/)
+  t.match(text, /aloft_worker_pool_utilization \d/)
+  t.match(text, /aloft_worker_pool_queue_size 0/)
+  t.match(text, /aloft_upstream_attempts_total\{origin="mirror"\} 1/)
+})

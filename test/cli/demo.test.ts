@@ -1,0 +1,38 @@
+// `npm run demo` (aloft demo): the built service on the bundled sample prints a key and a curl
+// command that answers a real profile, and stops cleanly.
+import t from 'tap'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
+import { assertSchema } from '../helpers/service.js'
+import { AtmosphereResponse } from '../../src/contract/schemas.js'
+
+const root = fileURLToPath(new URL('../../', import.meta.url))
+
+t.test('the demo prints a working key and curl command, then stops on SIGINT', async (t) => {
+  const child = spawn(process.execPath, ['dist/src/cli/main.js', 'demo'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', PORT: '0', REDIS_URL: 'redis://127.0.0.1:1' },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  t.teardown(() => { child.kill('SIGKILL') })
+  let stdout = ''
+  child.stdout.on('data', (d) => { stdout += d })
+  const exited = once(child, 'exit')
+  for (let i = 0; i < 200 && !stdout.includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 50))
+  const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1]
+  const key = /(aloft_[A-Za-z0-9_-]{43})/.exec(stdout)?.[1]
+  const body = /-d '(\{.*\})'/.exec(stdout)?.[1]
+  t.ok(url !== undefined && key !== undefined && body !== undefined, 'URL, key and body are printed')
+  t.match(stdout, `curl -s -X POST ${url}/v1/atmosphere/profile`)
+  const res = await fetch(`${url}/v1/atmosphere/profile`, {
+    method: 'POST', headers: { 'x-api-key': key!, 'content-type': 'application/json' }, body: body!
+  })
+  t.equal(res.status, 200, 'the printed command answers (REDIS_URL is ignored: the demo is the embedded setup)')
+  const profile = await res.json() as AtmosphereResponse
+  assertSchema(t, AtmosphereResponse, profile)
+  t.equal(profile.provenance.model_run_at, '2020-08-04T12:00:00Z')
+  child.kill('SIGINT')
+  const [code] = await exited
+  t.equal(code, 0)
+})
