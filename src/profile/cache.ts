@@ -61,6 +61,7 @@ export class UnitCache<V extends Sized> {
     if (old !== undefined) {
       this.#entries.delete(key)
       this.#bytes -= old.bytes
+      if (old !== value) this.onEvict?.(key, old)
     }
     this.#entries.set(key, value)
     this.#bytes += value.bytes

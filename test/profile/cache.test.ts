@@ -50,3 +50,12 @@ t.test('a failed load is not cached and the next get loads again', async (t) => 
   t.notOk(cache.has('a'))
   t.equal((await cache.get('a', async () => unit(1))).hit, false)
 })
+
+t.test('replacing a key hands the old value to the eviction callback', async (t) => {
+  const evicted: number[] = []
+  const cache = new UnitCache<{ bytes: number }>(100, (_k, v) => evicted.push(v.bytes))
+  cache.set('a', unit(1))
+  cache.set('a', unit(2))
+  t.same(evicted, [1])
+  t.equal(cache.stats.bytes, 2)
+})
