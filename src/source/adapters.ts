@@ -11,7 +11,7 @@ import {
   FILE_NAME, GLOBAL_0P25, bucketKey, fileUnitKey, filterQuery, parseBucketKey, runFromText, tileOf, tileUnitKey, type RunStep, type Tile
 } from './gfs.js'
 import { httpGet, httpText, joinUrl, type ByteRange, type HttpOptions } from './http.js'
-import { coalesce, columnLevels, cutMessages, isNotPresentPage, selectIdx } from './unit.js'
+import { MAX_RANGE_GAP, bridge, coalesce, columnLevels, cutMessages, extract, isNotPresentPage, selectIdx } from './unit.js'
 
 export type Origin = 'mirror' | 'bucket' | 'filter'
 
@@ -127,19 +127,19 @@ export class DirectoryAdapter implements Adapter {
     const path = this.locate(unit)
     const idx = await this.read(path + '.idx').catch((err) => { if (err instanceof UpstreamFailure && err.kind === 'missing') return null; throw err })
     if (idx === null) return wholeFile(await this.read(path))
-    const ranges = coalesce(selectIdx(parseIdx(new TextDecoder().decode(idx))))
+    const spans = bridge(coalesce(selectIdx(parseIdx(new TextDecoder().decode(idx)))), MAX_RANGE_GAP)
     const handle = await open(path).catch(() => { throw new UpstreamFailure('missing', `${path} is not in the mirror`) })
     try {
       const size = (await handle.stat()).size
       const parts: Uint8Array[] = []
-      for (const r of ranges) {
+      for (const { range: r } of spans) {
         const end = r.end ?? size - 1
         const buf = new Uint8Array(end - r.start + 1)
         const { bytesRead } = await handle.read(buf, 0, buf.length, r.start)
         if (bytesRead !== buf.length) throw new UpstreamFailure('unusable', `${path}: .idx range ${r.start}-${end} runs past the file's ${size} bytes`)
         parts.push(buf)
       }
-      return concat(parts)
+      return extract(spans, parts)
     } finally {
       await handle.close()
     }
@@ -273,9 +273,9 @@ export class BucketAdapter implements Adapter {
     const idx = await this.idx(url)
     if (idx === null) return wholeFile(await httpGet(url, this.http))
     this.known ??= levelsFromIdx(idx)
-    const ranges = coalesce(selectIdx(idx))
-    if (ranges.length === 0) throw new UpstreamFailure('unusable', `${url}.idx lists none of the fields a profile needs`)
-    return concat(await Promise.all(ranges.map(async (r) => await httpGet(url, this.http, r))))
+    const spans = bridge(coalesce(selectIdx(idx)), MAX_RANGE_GAP)
+    if (spans.length === 0) throw new UpstreamFailure('unusable', `${url}.idx lists none of the fields a profile needs`)
+    return extract(spans, await Promise.all(spans.map(async (span) => await httpGet(url, this.http, span.range))))
   }
 
   private async idx (url: string): Promise<IdxEntry[] | null> {

@@ -2,7 +2,7 @@
 // unit is `<dir>/raw/<unit key>.grib2` plus a `.json` record written after it (atomic renames),
 // so a record on disk always describes complete bytes.
 import { createHash, randomBytes } from 'node:crypto'
-import { existsSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 
@@ -20,6 +20,12 @@ export function sha256Hex (bytes: Uint8Array): string {
 
 export class DiskCache {
   private readonly root: string
+  /**
+   * Keys with a record on disk, read once from the directory and kept up to date by put/remove:
+   * `has` runs on every profile request for every candidate run, so it must not touch the disk.
+   * Another process writing the same directory is seen by `get`, which always reads the disk.
+   */
+  private keys: Set<string> | null = null
 
   constructor (cacheDir: string) {
     this.root = join(cacheDir, 'raw')
@@ -32,7 +38,21 @@ export class DiskCache {
   }
 
   has (key: string): boolean {
-    return existsSync(this.paths(key).meta)
+    this.paths(key) // refuses keys that are not safe paths, as every other method does
+    return this.index().has(key)
+  }
+
+  private index (): Set<string> {
+    if (this.keys === null) {
+      let names: string[] = []
+      try {
+        names = readdirSync(this.root, { recursive: true, encoding: 'utf8' })
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+      }
+      this.keys = new Set(names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length).split('\\').join('/')))
+    }
+    return this.keys
   }
 
   /** The bytes and their record; null when absent or when the bytes no longer match (then removed). */
@@ -44,9 +64,13 @@ export class DiskCache {
       record = JSON.parse(await readFile(p.meta, 'utf8')) as CachedRecord
       bytes = new Uint8Array(await readFile(p.data))
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        this.keys?.delete(key)
+        return null
+      }
       throw err
     }
+    this.keys?.add(key)
     if (sha256Hex(bytes) !== record.sha256) {
       await this.remove(key)
       return null
@@ -62,10 +86,12 @@ export class DiskCache {
     await rename(p.data + tmp, p.data)
     await writeFile(p.meta + tmp, JSON.stringify(record))
     await rename(p.meta + tmp, p.meta)
+    this.keys?.add(key)
   }
 
   async remove (key: string): Promise<void> {
     const p = this.paths(key)
+    this.keys?.delete(key)
     await rm(p.meta, { force: true })
     await rm(p.data, { force: true })
   }

@@ -163,16 +163,23 @@ export class Source {
     // the catalog's runs for the chosen valid time, newest first, then any older run still in a
     // cache (the catalog may not have listed its day): a cached unit in either upstream counts
     const listed = new Set(choice.candidates.map((c) => c.run))
-    const older: RunStep[] = []
-    for (let step = 6; step <= this.maxStepHours; step += 6) {
-      const run = choice.validTime - step * HOUR_MS
-      if (!listed.has(run)) older.push({ run, step })
-    }
     const units = choice.candidates.map((c) => this.adapter.unitFor(c, gp))
     const cached = units.map((u) => this.isCached(u.key))
     for (let k = 0; k < units.length; k++) {
       const alt = units[k].alternate
       if (!cached[k] && alt !== undefined && this.isCached(alt.key)) { units[k] = alt; cached[k] = true }
+    }
+    // When the newest listed run is cached, only an unlisted run newer than it could change the
+    // answer: the scan stops there (the hot path of cached profiles), else it looks at them all.
+    let newestCached = -Infinity
+    for (let k = 0; k < units.length; k++) if (cached[k] && units[k].run > newestCached) newestCached = units[k].run
+    const newestListed = Math.max(...choice.candidates.map((c) => c.run))
+    const stopAt = newestCached === newestListed ? newestListed : -Infinity
+    const older: RunStep[] = []
+    for (let step = 6; step <= this.maxStepHours; step += 6) {
+      const run = choice.validTime - step * HOUR_MS
+      if (run <= stopAt) break
+      if (!listed.has(run)) older.push({ run, step })
     }
     for (const rs of older) {
       const u = this.adapter.unitFor(rs, gp)

@@ -46,6 +46,54 @@ export function coalesce (entries: readonly IdxEntry[]): ByteRange[] {
   return ranges
 }
 
+/** A request that spans several needed ranges and the gaps between them. */
+export interface Span {
+  range: ByteRange
+  /** The needed parts, relative to the span's first byte (end exclusive; null: to the end). */
+  keep: Array<{ start: number, end: number | null }>
+}
+
+/**
+ * Spans to request for the ranges: neighbours less than `maxGap` bytes apart are fetched as one
+ * request and cut apart afterwards, trading a few unused bytes for far fewer round trips (and
+ * fewer requests against NOAA's per-minute limit). The unit's bytes stay exactly the needed
+ * messages, in file order.
+ */
+export function bridge (ranges: readonly ByteRange[], maxGap: number): Span[] {
+  const spans: Span[] = []
+  for (const r of ranges) {
+    const last = spans[spans.length - 1]
+    if (last !== undefined && last.range.end !== null && r.start - last.range.end - 1 <= maxGap) {
+      const base = last.range.start
+      last.keep.push({ start: r.start - base, end: r.end === null ? null : r.end + 1 - base })
+      last.range.end = r.end
+    } else {
+      spans.push({ range: { start: r.start, end: r.end }, keep: [{ start: 0, end: r.end === null ? null : r.end + 1 - r.start }] })
+    }
+  }
+  return spans
+}
+
+/** The needed parts of fetched spans, concatenated. */
+export function extract (spans: readonly Span[], fetched: readonly Uint8Array[]): Uint8Array {
+  const parts: Uint8Array[] = []
+  spans.forEach((span, k) => {
+    const bytes = fetched[k]
+    for (const part of span.keep) {
+      const end = part.end ?? bytes.length
+      if (end > bytes.length) throw new UpstreamFailure('unusable', `range ${span.range.start}-${span.range.end ?? ''} came back with ${bytes.length} bytes, fewer than its .idx records need`)
+      parts.push(bytes.subarray(part.start, end))
+    }
+  })
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+  let o = 0
+  for (const p of parts) { out.set(p, o); o += p.length }
+  return out
+}
+
+/** Gaps up to this size between needed ranges are fetched rather than split into requests. */
+export const MAX_RANGE_GAP = 256 * 1024
+
 /** From a whole scanned file: the messages holding profile fields, concatenated in file order. */
 export function cutMessages (bytes: Uint8Array, fields: readonly GribField[]): Uint8Array {
   const hasSpfh = fields.some((f) => f.name === 'SPFH' && f.level.type === ISOBARIC)

@@ -2,7 +2,10 @@
 // charges, the raw disk cache, and every row of the outcome table.
 import t from 'tap'
 import { MemoryStore } from '../../src/accounts/index.js'
-import { decodeField } from '../../src/grib/index.js'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { decodeField, scanMessages } from '../../src/grib/index.js'
+import { MAX_RANGE_GAP, bridge, extract, isProfileField } from '../../src/source/unit.js'
 import { SourceError, type Resolution } from '../../src/source/index.js'
 import { startSampleUpstream } from '../helpers/upstream.js'
 import { at, harness, metricValue, rejection } from './helpers.js'
@@ -51,20 +54,33 @@ t.test('50 concurrent requests for one cold unit: one upstream fetch, one charge
   t.equal(server.count(F006) - before, 2)
 })
 
-t.test('.idx byte ranges: only the needed fields, adjacent ranges coalesced', async (t) => {
-  const { server } = await startSampleUpstream(t, { idx: true })
+t.test('bridging ranges: near ones in one request, cut apart again', async (t) => {
+  const spans = bridge([{ start: 0, end: 9 }, { start: 15, end: 19 }, { start: 1000, end: null }], 10)
+  t.same(spans.map((s) => s.range), [{ start: 0, end: 19 }, { start: 1000, end: null }])
+  t.same(spans[0].keep, [{ start: 0, end: 10 }, { start: 15, end: 20 }])
+  const file = Uint8Array.from({ length: 1010 }, (_, k) => k % 251)
+  const out = extract(spans, [file.subarray(0, 20), file.subarray(1000)])
+  t.same([...out], [...file.subarray(0, 10), ...file.subarray(15, 20), ...file.subarray(1000)])
+  t.throws(() => extract(spans, [file.subarray(0, 12), file.subarray(1000)]), { kind: 'unusable' }, 'a short answer is unusable')
+})
+
+t.test('.idx byte ranges: only the needed fields, near ranges fetched together', async (t) => {
+  const { server, root } = await startSampleUpstream(t, { idx: true })
   const h = await harness(t, { setting: { kind: 'mirror', location: server.bucketUrl } })
   const r = await h.source.resolve({ ...P, time: at('2020-08-04T18:00:00Z'), accountId: h.account })
   const before = server.requests.length
   const u = await h.source.fetch(r, { accountId: h.account })
   const ranged = server.requests.slice(before).filter((q) => q.range !== null)
-  t.ok(ranged.length > 1, `${ranged.length} range requests`)
+  t.ok(ranged.length >= 1, `${ranged.length} range request(s)`)
   t.ok(ranged.every((q) => q.status === 206))
   t.equal(u.fields.length, 34 * 2 + 31 * 3 + 1)
   t.equal((await h.store.allowance(h.account)).upstream_attempts, 1, 'many range requests, one attempt')
-  // byte ranges never overlap and no two are adjacent (they would have been merged)
+  // byte ranges never overlap, and no two are closer than the gap that would have bridged them
   const spans = ranged.map((q) => /bytes=(\d+)-(\d*)/.exec(q.range!)!.slice(1).map(Number)).sort((a, b) => a[0] - b[0])
-  for (let k = 1; k < spans.length; k++) t.ok(spans[k][0] > spans[k - 1][1] + 1, `range ${k} is apart from the previous`)
+  for (let k = 1; k < spans.length; k++) t.ok(spans[k][0] > spans[k - 1][1] + 1 + MAX_RANGE_GAP, `range ${k} is far from the previous`)
+  const whole = await readFile(join(root, 'gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f006'))
+  const wanted = scanMessages(new Uint8Array(whole)).filter(isProfileField)
+  t.equal(u.bytes.length, [...new Map(wanted.map((f) => [f.offset, f.length])).values()].reduce((n, l) => n + l, 0), 'only the needed messages are kept')
 })
 
 t.test('SPFH file with its .idx (derived, complex packing)', async (t) => {

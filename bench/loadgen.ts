@@ -1,0 +1,237 @@
+// bench/loadgen: a small HTTP load generator, run in its own process so it never shares an
+// event loop with the server it measures.
+//   node dist/bench/loadgen.js '<LoadSpec as JSON>'   → one JSON line, a LoadResult
+// - closed loop (`mode: 'closed'`): `connections` keep-alive connections, each sending its next
+//   request when the last answer has arrived: the maximum throughput.
+// - open loop (`mode: 'open'`): requests start at a fixed `rate` whatever the answers do; the
+//   latency of each is counted from when it was due, not when a connection was free (no
+//   coordinated omission), so queueing shows up as latency. wrk cannot hold a fixed rate.
+// Requests are drawn from `requests` by weight in a fixed pseudo-random order. Every run is
+// bounded in time (seconds + warm-up + drain) and in count (maxRequests).
+import { Agent, request as httpRequest } from 'node:http'
+import { percentile, summarize, type Summary } from './stats.js'
+
+export interface LoadRequest {
+  /** A label for the result tables: `cached`, `cold`, `invalid`, … */
+  kind: string
+  method: 'GET' | 'POST'
+  url: string
+  headers?: Record<string, string>
+  body?: string
+  /** Relative share of the mix; default 1. */
+  weight?: number
+}
+
+export interface LoadSpec {
+  mode: 'closed' | 'open'
+  connections: number
+  /** Measured seconds (after the warm-up). */
+  seconds: number
+  /** Seconds of the same load before measuring; default 0. */
+  warmupSeconds?: number
+  /** open: requests per second. */
+  rate?: number
+  requests: LoadRequest[]
+  /** Width of the over-time windows; default 10 s. */
+  windowSeconds?: number
+  /** How long to wait for answers after the end; default 10 s. */
+  drainSeconds?: number
+  /** Per-request timeout; default 10 s. */
+  timeoutMs?: number
+  /** Hard bound on requests started; default: the rate's count (open) or 20 million. */
+  maxRequests?: number
+}
+
+export interface WindowStats { startS: number, count: number, rps: number, p50: number, p99: number, max: number, errors: number }
+
+export interface LoadResult {
+  mode: 'closed' | 'open'
+  connections: number
+  rate: number | null
+  seconds: number
+  /** Requests started in the measured period; `completed`: of those, answered (any status). */
+  sent: number
+  completed: number
+  /** Completed requests per second of the measured period. */
+  rps: number
+  /** Milliseconds, all measured requests. */
+  latencyMs: Summary
+  byKind: Record<string, Summary>
+  /** `<kind> <status>` or `<kind> error:<code>` → count. */
+  outcomes: Record<string, number>
+  windows: WindowStats[]
+  /** open: the largest lag of the scheduler behind the schedule (ms), i.e. the generator's own limit. */
+  schedulerLagMs: number
+  /** Requests still unanswered when the drain ended (counted in outcomes as error:unfinished). */
+  unfinished: number
+}
+
+/** mulberry32: a small, fixed pseudo-random sequence so every run sends the same mix. */
+function random (seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+interface Prepared { kind: string, method: string, host: string, port: number, path: string, headers: Record<string, string>, body: Buffer | null }
+
+export async function runLoad (spec: LoadSpec): Promise<LoadResult> {
+  if (spec.mode === 'open' && !(spec.rate !== undefined && spec.rate > 0)) throw new Error('open loop needs a rate > 0')
+  const prepared: Prepared[] = spec.requests.map((r) => {
+    const u = new URL(r.url)
+    const body = r.body === undefined ? null : Buffer.from(r.body)
+    const headers: Record<string, string> = { ...(r.headers ?? {}) }
+    if (body !== null) headers['content-length'] = String(body.length)
+    return { kind: r.kind, method: r.method, host: u.hostname, port: Number(u.port), path: u.pathname + u.search, headers, body }
+  })
+  const weights = spec.requests.map((r) => r.weight ?? 1)
+  const total = weights.reduce((a, b) => a + b, 0)
+  const rnd = random(0x5eed)
+  const pick = (): number => {
+    let x = rnd() * total
+    for (let k = 0; k < weights.length; k++) { x -= weights[k]; if (x < 0) return k }
+    return weights.length - 1
+  }
+
+  const agent = new Agent({ keepAlive: true, maxSockets: spec.connections, maxFreeSockets: spec.connections })
+  const warmupMs = (spec.warmupSeconds ?? 0) * 1000
+  const measureMs = spec.seconds * 1000
+  const timeoutMs = spec.timeoutMs ?? 10_000
+  const maxRequests = spec.maxRequests ?? (spec.mode === 'open' ? Math.ceil(spec.rate! * (spec.seconds + (spec.warmupSeconds ?? 0))) + 1 : 20_000_000)
+  const t0 = performance.now()
+  const measureFrom = t0 + warmupMs
+  const measureTo = measureFrom + measureMs
+
+  // measured samples: start offset (ms from measureFrom), latency (ms), kind index, error flag
+  const starts: number[] = []
+  const latencies: number[] = []
+  const kinds: number[] = []
+  const failed: number[] = []
+  const outcomes: Record<string, number> = {}
+  let sent = 0
+  let started = 0
+  let inFlight = 0
+  let unfinished = 0
+  let done = false
+
+  const record = (k: number, due: number, outcome: string, error: boolean): void => {
+    if (due < measureFrom || due >= measureTo) return
+    const end = performance.now()
+    starts.push(due - measureFrom)
+    latencies.push(end - due)
+    kinds.push(k)
+    failed.push(error ? 1 : 0)
+    const key = `${prepared[k].kind} ${outcome}`
+    outcomes[key] = (outcomes[key] ?? 0) + 1
+  }
+
+  /** Send request k, due at `due`; resolves when it is answered or failed. */
+  const send = (k: number, due: number): Promise<void> => {
+    const p = prepared[k]
+    started++
+    if (due >= measureFrom && due < measureTo) sent++
+    inFlight++
+    return new Promise<void>((resolve) => {
+      let settled = false
+      const finish = (outcome: string, error: boolean): void => {
+        if (settled) return
+        settled = true
+        inFlight--
+        if (!done) record(k, due, outcome, error)
+        resolve()
+      }
+      const req = httpRequest({ agent, host: p.host, port: p.port, method: p.method, path: p.path, headers: p.headers }, (res) => {
+        res.on('data', () => {})
+        res.on('end', () => finish(String(res.statusCode), (res.statusCode ?? 0) >= 500))
+        res.on('error', (err: NodeJS.ErrnoException) => finish(`error:${err.code ?? err.message}`, true))
+      })
+      req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })))
+      req.on('error', (err: NodeJS.ErrnoException) => finish(`error:${err.code ?? err.message}`, true))
+      req.end(p.body ?? undefined)
+    })
+  }
+
+  let schedulerLagMs = 0
+  if (spec.mode === 'closed') {
+    const user = async (): Promise<void> => {
+      while (performance.now() < measureTo && started < maxRequests) {
+        await send(pick(), performance.now())
+      }
+    }
+    await Promise.all(Array.from({ length: spec.connections }, user))
+  } else {
+    const interval = 1000 / spec.rate!
+    let next = 0 // index of the next request due
+    const pending = new Set<Promise<void>>()
+    await new Promise<void>((resolve) => {
+      const tick = (): void => {
+        const now = performance.now()
+        while (t0 + next * interval <= now && t0 + next * interval < measureTo && started < maxRequests) {
+          const due = t0 + next * interval
+          schedulerLagMs = Math.max(schedulerLagMs, now - due)
+          const p = send(pick(), due)
+          pending.add(p)
+          void p.then(() => pending.delete(p))
+          next++
+        }
+        if (t0 + next * interval >= measureTo || started >= maxRequests) { resolve(); return }
+        setTimeout(tick, Math.max(0, Math.min(1, t0 + next * interval - performance.now())))
+      }
+      tick()
+    })
+    const drainTo = performance.now() + (spec.drainSeconds ?? 10) * 1000
+    while (inFlight > 0 && performance.now() < drainTo) await new Promise((r) => setTimeout(r, 5))
+  }
+  done = true
+  unfinished = inFlight
+  if (unfinished > 0) outcomes['all error:unfinished'] = unfinished
+  agent.destroy()
+
+  const elapsed = Math.min(performance.now(), measureTo) - measureFrom
+  const byKind: Record<string, Summary> = {}
+  for (let k = 0; k < prepared.length; k++) {
+    const kind = prepared[k].kind
+    if (byKind[kind] !== undefined) continue
+    const same = new Set(prepared.map((p, i) => p.kind === kind ? i : -1).filter((i) => i >= 0))
+    byKind[kind] = summarize(latencies.filter((_, i) => same.has(kinds[i])))
+  }
+  const windowMs = (spec.windowSeconds ?? 10) * 1000
+  const windows: WindowStats[] = []
+  for (let w = 0; w * windowMs < measureMs; w++) {
+    const lat: number[] = []
+    let errors = 0
+    for (let i = 0; i < starts.length; i++) {
+      if (starts[i] >= w * windowMs && starts[i] < (w + 1) * windowMs) { lat.push(latencies[i]); errors += failed[i] }
+    }
+    const s = Float64Array.from(lat).sort()
+    const width = Math.min(windowMs, measureMs - w * windowMs) / 1000
+    windows.push({ startS: w * windowMs / 1000, count: s.length, rps: s.length / width, p50: percentile(s, 50), p99: percentile(s, 99), max: s.length > 0 ? s[s.length - 1] : NaN, errors })
+  }
+  return {
+    mode: spec.mode,
+    connections: spec.connections,
+    rate: spec.rate ?? null,
+    seconds: elapsed / 1000,
+    sent,
+    completed: latencies.length,
+    rps: latencies.length / (elapsed / 1000),
+    latencyMs: summarize(latencies),
+    byKind,
+    outcomes,
+    windows,
+    schedulerLagMs,
+    unfinished
+  }
+}
+
+if (process.argv[1]?.endsWith('/loadgen.js') === true) {
+  const spec = JSON.parse(process.argv[2] ?? '{}') as LoadSpec
+  const result = await runLoad(spec)
+  process.stdout.write(JSON.stringify(result) + '\n')
+  process.exit(0)
+}

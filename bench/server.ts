@@ -1,0 +1,71 @@
+// bench/server: the process under load. aloft (configured by the ALOFT_* environment, in-memory
+// store, an account made at start) and, in the same process, a bare polka app answering
+// `{ "ok": true }` — the ceiling for this process on this machine. Prints one JSON line
+// `{ aloftUrl, bareUrl, key, pid }` when both listen; SIGTERM/SIGINT stops both.
+//   node dist/bench/server.js   (started by the benchmarks through bench/lib.ts startServer)
+// The bare app also answers GET /memory with process.memoryUsage() (the soak's RSS) and, with
+// BENCH_SIZED_BODY set, GET /sized (see below).
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import polka from 'polka'
+import { loadConfig } from '../src/config.js'
+import { startService } from '../src/http/server.js'
+import type { AtmosphereRequest } from '../src/contract/schemas.js'
+
+const OK = JSON.stringify({ ok: true })
+
+const cacheDir = process.env.ALOFT_CACHE_DIR ?? await mkdtemp(join(tmpdir(), 'aloft-bench-cache-'))
+const ownCacheDir = process.env.ALOFT_CACHE_DIR === undefined
+const config = loadConfig({ ...process.env, ALOFT_CACHE_DIR: cacheDir })
+const service = await startService(config)
+const account = await service.store.createAccount('bench')
+const { secret } = await service.store.createKey(account.id, 'bench')
+
+// BENCH_SIZED_BODY (a profile request body): also serve that profile's response bytes, computed
+// once here, on the bare app's GET /sized — polka with aloft's payload but none of its work.
+const sizedRequest = process.env.BENCH_SIZED_BODY
+const sized = sizedRequest === undefined || service.profiles === undefined
+  ? null
+  : JSON.stringify(await service.profiles.profile(JSON.parse(sizedRequest) as AtmosphereRequest, account.id))
+
+const bare = polka()
+  .get('/', (_req, res) => {
+    res.setHeader('Content-Type', 'application/json')
+    res.setHeader('Content-Length', Buffer.byteLength(OK))
+    res.end(OK)
+  })
+  .get('/sized', (_req, res) => {
+    if (sized === null) { res.statusCode = 404; res.end(); return }
+    res.setHeader('Content-Type', 'application/json')
+    res.setHeader('Content-Length', Buffer.byteLength(sized))
+    res.end(sized)
+  })
+  .get('/memory', (_req, res) => {
+    const body = JSON.stringify(process.memoryUsage())
+    res.setHeader('Content-Type', 'application/json')
+    res.end(body)
+  })
+// the same Node server options as aloft's, so the two differ only in what the route does
+// polka's `next` is optional at run time (as in src/http/app.ts)
+const dispatch = bare.handler as unknown as (req: IncomingMessage, res: ServerResponse) => void
+const bareServer = createServer({ keepAliveTimeout: 5000 }, (req, res) => { dispatch(req, res) })
+await new Promise<void>((resolve) => bareServer.listen(0, '127.0.0.1', () => resolve()))
+const bareUrl = `http://127.0.0.1:${(bareServer.address() as AddressInfo).port}`
+
+let stopping = false
+async function shutdown (): Promise<void> {
+  if (stopping) return
+  stopping = true
+  bareServer.closeAllConnections()
+  bareServer.close()
+  await service.close()
+  if (ownCacheDir) await rm(cacheDir, { recursive: true, force: true })
+  process.exit(0)
+}
+process.on('SIGTERM', () => { void shutdown() })
+process.on('SIGINT', () => { void shutdown() })
+
+console.log(JSON.stringify({ aloftUrl: service.url, bareUrl, key: secret, pid: process.pid }))
