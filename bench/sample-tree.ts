@@ -1,27 +1,12 @@
 // The bundled sample (data/sample) copied to a temporary root in NOAA's bucket layout, each file
-// with a NOAA-format `.idx` beside it, for the local upstream stand-in to serve. (A tidy copy of
-// test/helpers/upstream.ts's tree, without tap: benchmarks import src only.)
+// with a NOAA-format `.idx` beside it, for the local upstream stand-in to serve.
+// (Benchmarks import src only, never test helpers.)
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
-import { isobaricLevelText, scanMessages } from '../src/grib/index.js'
+import { inventory } from '../src/source/upstream/inventory.js'
 import { SAMPLE } from './lib.js'
 
-/** A NOAA-format inventory of a GRIB2 file: `n:offset:d=YYYYMMDDHH:VAR:LEVEL:STEP:`. */
-export function inventory (bytes: Uint8Array): string {
-  const lines: string[] = []
-  let n = 0
-  let lastMessage = -1
-  for (const f of scanMessages(bytes)) {
-    if (f.message !== lastMessage) { n++; lastMessage = f.message }
-    const d = f.referenceTime.replace(/[-T:]/g, '').slice(0, 10)
-    const level = f.level.type === 100 && f.level.value !== null
-      ? isobaricLevelText(f.level.value)
-      : f.level.type === 1 ? 'surface' : `level type ${f.level.type} ${f.level.value ?? ''}`.trim()
-    lines.push(`${n}:${f.offset}:d=${d}:${f.name}:${level}:${f.stepHours === 0 ? 'anl' : `${f.stepHours} hour fcst`}:`)
-  }
-  return lines.join('\n') + '\n'
-}
 
 /** Bucket keys of the sample's GRIB2 files (`gfs.YYYYMMDD/CC/atmos/gfs.tCCz.pgrb2.0p25.fFFF`). */
 export async function sampleKeys (): Promise<string[]> {

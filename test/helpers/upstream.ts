@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Test } from 'tap'
-import { isobaricLevelText, scanMessages } from '../../src/grib/index.js'
+import { inventory } from '../../src/source/upstream/inventory.js'
 import { startUpstream, type UpstreamServer } from '../../src/source/upstream/server.js'
 
 const GRIB = fileURLToPath(new URL('../fixtures/grib/', import.meta.url))
@@ -41,21 +41,6 @@ export interface SampleTreeOptions {
   extra?: Record<string, string>
 }
 
-/** A NOAA-format inventory of a GRIB2 file: `n:offset:d=YYYYMMDDHH:VAR:LEVEL:STEP:`. */
-export function inventory (bytes: Uint8Array): string {
-  const lines: string[] = []
-  let n = 0
-  let lastMessage = -1
-  for (const f of scanMessages(bytes)) {
-    if (f.message !== lastMessage) { n++; lastMessage = f.message }
-    const d = f.referenceTime.replace(/[-T:]/g, '').slice(0, 10)
-    const level = f.level.type === 100 && f.level.value !== null
-      ? isobaricLevelText(f.level.value)
-      : f.level.type === 1 ? 'surface' : `level type ${f.level.type} ${f.level.value ?? ''}`.trim()
-    lines.push(`${n}:${f.offset}:d=${d}:${f.name}:${level}:${f.stepHours === 0 ? 'anl' : `${f.stepHours} hour fcst`}:`)
-  }
-  return lines.join('\n') + '\n'
-}
 
 /** A temporary root in the bucket layout; removed when `t` ends. */
 export async function buildSampleTree (t: Test, options: SampleTreeOptions = {}): Promise<string> {
