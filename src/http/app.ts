@@ -35,7 +35,7 @@ export function createApp (deps: AppDeps): App {
   const routes = ROUTES.filter((r) => r.security !== 'admin' || config.adminToken !== undefined)
   const openapi = JSON.stringify(buildOpenApi(routes))
   const handlers: Record<string, Handler<any>> = {
-    ...metaHandlers(deps, routes, openapi),
+    ...metaHandlers(deps, openapi),
     ...accountHandlers(deps),
     ...profileHandlers(deps)
   }

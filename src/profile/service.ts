@@ -6,7 +6,7 @@ import { gridPointIndex } from '../grib/index.js'
 import { PROVENANCE_DEFAULTS } from '../atmosphere/methods.js'
 import type { ProfileResult } from '../atmosphere/index.js'
 import type { AtmosphereRequest, AtmosphereResponse } from '../contract/schemas.js'
-import type { Source } from '../source/index.js'
+import { isoTime, type Source } from '../source/index.js'
 import { UnitCache } from './cache.js'
 import type { WorkerPool } from './pool.js'
 import { interpolate, type InterpolateTask } from './tasks.js'
@@ -56,9 +56,9 @@ export class ProfileError extends Error {
   }
 }
 
-/** UTC with Z; the fraction only when there is one. */
-export function utc (ms: number): string {
-  return new Date(ms).toISOString().replace('.000Z', 'Z')
+/** Cache key of a decoded unit: the source unit, and the block of it when only a block is decoded. */
+function decodedKey (unitKey: string, box: GridBox | undefined): string {
+  return box === undefined ? unitKey : `${unitKey}#${box.i0},${box.j0}`
 }
 
 export class ProfileService {
@@ -100,21 +100,17 @@ export class ProfileService {
     // A filter unit is a small tile: decoded whole. A file unit (bucket, mirror) may be a global
     // grid: only the BLOCK × BLOCK block of it around the point is decoded and kept.
     const box = resolution.unit.tile === undefined ? blockAround(resolution.point) : undefined
-    const key = box === undefined ? resolution.unitKey : `${resolution.unitKey}#${box.i0},${box.j0}`
-    const { value: unit, hit } = await this.cache.get(key, async () => {
+    const { value: unit, hit } = await this.cache.get(decodedKey(resolution.unitKey, box), async () => {
       const fetched = await this.#options.source.fetch(resolution, { accountId })
       const shared = new Uint8Array(new SharedArrayBuffer(fetched.bytes.length))
       shared.set(fetched.bytes)
-      const decoded = await this.#options.pool.decode({
-        bytes: shared,
-        box,
-        expect: { referenceTime: utc(fetched.run.getTime()), stepHours: fetched.step }
-      })
+      // The source has verified the unit (GRIB2, run, step, fields) and scanned it already.
+      const decoded = await this.#options.pool.decode({ bytes: shared, box, fields: fetched.fields })
       if (!decoded.ok) throw new ProfileError('unusable_source_column', `The source data cannot be used: ${decoded.detail}.`)
       this.#count(fetched.unitKey, 1)
       return {
         // Upstream may have lost the resolved unit and served another (run, step): keyed as what it is.
-        key: box === undefined ? fetched.unitKey : `${fetched.unitKey}#${box.i0},${box.j0}`,
+        key: decodedKey(fetched.unitKey, box),
         unitKey: fetched.unitKey,
         bytes: decoded.values.byteLength,
         layout: decoded.layout,
@@ -148,8 +144,8 @@ export class ProfileService {
     return {
       latitude: request.latitude,
       longitude: request.longitude,
-      requested_time: utc(time.getTime()),
-      valid_time: utc(validTime),
+      requested_time: isoTime(time.getTime()),
+      valid_time: isoTime(validTime),
       altitude_reference: request.altitude_reference,
       ground_elevation_m_msl: result.ground_elevation_m_msl,
       model_ground_elevation_m_msl: result.model_ground_elevation_m_msl,
@@ -158,10 +154,10 @@ export class ProfileService {
       coverage: result.coverage,
       levels: result.levels,
       provenance: {
-        model_run_at: utc(unit.run.getTime()),
+        model_run_at: isoTime(unit.run.getTime()),
         forecast_hour: unit.step,
         quality: unit.step === 0 ? 'analysis' : 'forecast',
-        retrieved_at: utc(unit.retrievedAt.getTime()),
+        retrieved_at: isoTime(unit.retrievedAt.getTime()),
         sampled_latitude: point.latitude,
         sampled_longitude: point.longitude,
         source_sha256: unit.sha256,

@@ -1,9 +1,9 @@
 // The work a pool worker does, as plain functions shared by both sides: the worker module
 // exports them as named tasks, and the main thread can call `interpolate` directly on the same
 // shared tile (ALOFT_INTERPOLATE=main). Message shapes live here once.
-import { scanMessages, initGrib, GribError } from '../grib/index.js'
+import { scanMessages, initGrib, GribError, type GribField } from '../grib/index.js'
 import { computeProfile, createColumn, fillColumn, type Column, type ProfileRequest, type ProfileResult } from '../atmosphere/index.js'
-import { decodeTile, selectFields, TileError, type GridBox, type TileLayout } from './tile.js'
+import { decodeTile, TileError, type GridBox, type TileLayout } from './tile.js'
 import { tileColumn } from './column.js'
 
 export interface DecodeTask {
@@ -11,8 +11,8 @@ export interface DecodeTask {
   bytes: Uint8Array
   /** The part of the grid to keep; the whole grid when absent. */
   box?: GridBox
-  /** Reference time and step the unit must carry (the requested run and step). */
-  expect?: { referenceTime: string, stepHours: number }
+  /** The unit's index, when the caller already scanned it (the source does, to verify the unit). */
+  fields?: GribField[]
 }
 
 export interface DecodedTile {
@@ -44,23 +44,15 @@ let ready: Promise<void> | undefined
 export async function decode (task: DecodeTask): Promise<DecodeResult> {
   ready ??= initGrib()
   await ready
-  let fields
-  try {
-    fields = scanMessages(task.bytes)
-  } catch (err) {
-    return { ok: false, detail: `not usable GRIB2: ${(err as Error).message}` }
-  }
-  if (fields.length === 0) return { ok: false, detail: 'no GRIB2 message in the unit' }
-  if (task.expect !== undefined) {
-    const { referenceTime, stepHours } = task.expect
-    // Only the fields a tile takes: a filter file also holds accumulations (step 0–6 h) and such.
-    const { isobaric, surface } = selectFields(fields)
-    const used = surface === undefined ? [...isobaric.values()] : [surface, ...isobaric.values()]
-    const wrong = used.find((f) => f.referenceTime !== referenceTime || f.stepHours !== stepHours)
-    if (wrong !== undefined) {
-      return { ok: false, detail: `field ${wrong.name} is for run ${wrong.referenceTime} step ${wrong.stepHours} h, not run ${referenceTime} step ${stepHours} h` }
+  let fields = task.fields
+  if (fields === undefined) {
+    try {
+      fields = scanMessages(task.bytes)
+    } catch (err) {
+      return { ok: false, detail: `not usable GRIB2: ${(err as Error).message}` }
     }
   }
+  if (fields.length === 0) return { ok: false, detail: 'no GRIB2 message in the unit' }
   try {
     const { layout, values } = decodeTile(task.bytes, fields, task.box)
     return { ok: true, layout, values, fieldCount: fields.length }

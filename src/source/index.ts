@@ -31,7 +31,7 @@ export type { Quality, ResolveRequest, Resolution, SourceDescription, SourceLogg
 export type { FetchedUnit } from './fetcher.js'
 export type { FetchUnit, Origin } from './adapters.js'
 export { chooseTime } from './catalog.js'
-export { bucketKey, filterQuery, fileUnitKey, tileOf, tileUnitKey, GLOBAL_0P25 } from './gfs.js'
+export { bucketKey, filterQuery, fileUnitKey, isoTime, tileOf, tileUnitKey, GLOBAL_0P25 } from './gfs.js'
 
 export interface SourceOptions {
   setting: SourceSetting

@@ -105,3 +105,16 @@ t.test('an unexpected failure is a 500 internal_error problem, logged with the r
   const logged = other.logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'unexpected error')
   t.equal(logged?.request_id, body.request_id, 'the log line names the request id')
 })
+
+t.test('without a data path, a valid profile request is a 503 with Retry-After and capabilities say so', async (t) => {
+  const bare = await startTestService(t, { dataPath: false })
+  const account = await bare.newAccount()
+  const res = await fetch(`${bare.url}/v1/atmosphere/profile`, {
+    method: 'POST', headers: { 'x-api-key': account.key, 'content-type': 'application/json' }, body: JSON.stringify(profileBody)
+  })
+  t.equal(res.headers.get('retry-after'), '3600')
+  await expectProblem(t, res, { status: 503, code: 'service_unavailable' })
+  const caps = await (await fetch(`${bare.url}/v1/atmosphere/capabilities`)).json() as { source: { configured: boolean, status: string } }
+  t.equal(caps.source.configured, false)
+  t.match(caps.source.status, /no data path/)
+})

@@ -1,5 +1,4 @@
 // Health, readiness, metrics, OpenAPI, problem pages and capabilities: the routes without a key.
-import type { RouteSpec } from '../../contract/routes.js'
 import type { Health } from '../../contract/schemas.js'
 import { HttpProblem } from '../problem.js'
 import { STORE_RETRY_AFTER_SECONDS, withStore } from '../auth.js'
@@ -7,7 +6,7 @@ import type { AppDeps, Handler } from '../context.js'
 import { buildCapabilities } from './capabilities.js'
 import { isProblemCode, problemPage } from './pages.js'
 
-export function metaHandlers (deps: AppDeps, _routes: readonly RouteSpec[], openapi: string): Record<string, Handler> {
+export function metaHandlers (deps: AppDeps, openapi: string): Record<string, Handler> {
   return {
     healthz: () => ({ body: { status: 'ok' } satisfies Health }),
 
