@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { createInterface } from 'node:readline'
-import type { LoadResult, LoadSpec } from './loadgen.js'
+import { random, type LoadResult, type LoadSpec } from './loadgen.js'
 
 /** The repository root (this file runs as dist/bench/lib.js). */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -148,6 +148,22 @@ export async function loadgen (spec: LoadSpec): Promise<LoadResult> {
 /** A profile request body at a point of the sample (48–56N 13–25E, 2020-07-21 … 2020-08-29). */
 export function profileBody (latitude = 52.23, longitude = 21.01, time = '2020-08-04T18:00:00Z', altitudes = [300, 1000, 3000, 10000]): string {
   return JSON.stringify({ latitude, longitude, time, altitudes_m: altitudes, altitude_reference: 'agl' })
+}
+
+/**
+ * `count` profile bodies at distinct points of the sample's area and time, 1–8 heights each
+ * (10 m – 15 km AGL): the traffic of many callers, not one request repeated. Fixed by the seed.
+ */
+export function profileBodies (count: number, time = '2020-08-04T18:00:00Z', seed = 7): string[] {
+  const next = random(seed)
+  return Array.from({ length: count }, () => {
+    const latitude = Math.round((48.5 + 7 * next()) * 1000) / 1000
+    const longitude = Math.round((13.5 + 11 * next()) * 1000) / 1000
+    const heights = new Set<number>()
+    const n = 1 + Math.floor(next() * 8)
+    while (heights.size < n) heights.add(Math.round(10 + 14_990 * next()))
+    return profileBody(latitude, longitude, time, [...heights])
+  })
 }
 
 /** POST a profile; status, milliseconds and the parsed body. */

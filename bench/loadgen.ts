@@ -67,7 +67,7 @@ export interface LoadResult {
 }
 
 /** mulberry32: a small, fixed pseudo-random sequence so every run sends the same mix. */
-function random (seed: number): () => number {
+export function random (seed: number): () => number {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0

@@ -21,13 +21,25 @@ export interface ClosedRun {
   maxMs: number
 }
 
-export interface ClosedTarget { url: string, method: 'GET' | 'POST', headers?: Record<string, string>, body?: string }
+export interface ClosedTarget {
+  url: string
+  method: 'GET' | 'POST'
+  headers?: Record<string, string>
+  body?: string
+  /** Bodies sent in turn (one per request), instead of `body`. */
+  bodies?: string[]
+}
 
 const lua = (s: string): string => JSON.stringify(s) // a JSON string is a valid Lua string here (ASCII)
 
 function script (t: ClosedTarget): string {
   const lines = [`wrk.method = ${lua(t.method)}`]
   if (t.body !== undefined) lines.push(`wrk.body = ${lua(t.body)}`)
+  if (t.bodies !== undefined) {
+    lines.push(`bodies = { ${t.bodies.map(lua).join(', ')} }`)
+    lines.push('local turn = 0')
+    lines.push('request = function()\n  turn = turn % #bodies + 1\n  return wrk.format(nil, nil, nil, bodies[turn])\nend')
+  }
   for (const [k, v] of Object.entries(t.headers ?? {})) lines.push(`wrk.headers[${lua(k)}] = ${lua(v)}`)
   lines.push(`done = function(summary, latency, requests)
   local e = summary.errors
@@ -79,7 +91,7 @@ export async function closedLoop (t: ClosedTarget, options: { connections: numbe
     connections: options.connections,
     seconds: options.seconds,
     warmupSeconds: options.warmupSeconds,
-    requests: [{ kind: 'target', ...t }]
+    requests: (t.bodies ?? [t.body]).map((body) => ({ kind: 'target', url: t.url, method: t.method, headers: t.headers, body }))
   })
   const ok = Object.entries(r.outcomes).filter(([k]) => /^\S+ [23]\d\d$/.test(k)).reduce((n, [, v]) => n + v, 0)
   return { tool: 'loadgen', rps: r.rps, requests: r.completed, errors: r.completed + r.unfinished - ok, p50Ms: r.latencyMs.p50, p99Ms: r.latencyMs.p99, maxMs: r.latencyMs.max }

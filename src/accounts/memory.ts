@@ -1,7 +1,7 @@
 // The embedded store for a single process: the same behaviour as the Redis store, held in Maps.
 // Every method is synchronous inside, so each is atomic without locks.
 import {
-  type AccountLimits, type AccountRecord, type AccountStore, type AllowanceState, type Authentication,
+  type AccountLimits, type AccountRecord, type AccountStore, type Admission, type AllowanceState, type Authentication,
   type KeyRecord, type RateDecision, type Reservation, UnknownAccountError
 } from './store.js'
 import { allowanceState, checkLimits, clockMs, gcra, type Gcra, gcraStep, rateDecision, utcDay } from './limits.js'
@@ -104,6 +104,11 @@ export class MemoryStore implements AccountStore {
     const step = gcraStep(this.gcra, this.tats.get(accountId) ?? null, nowUs)
     if (step.allowed) this.tats.set(accountId, step.tat)
     return rateDecision(this.gcra, step)
+  }
+
+  async admit (secret: string, nowMs?: number): Promise<Admission> {
+    const auth = await this.authenticate(secret)
+    return auth.ok ? { ...auth, rate: await this.takeRequest(auth.account_id, nowMs) } : auth
   }
 
   async ping (): Promise<void> {}

@@ -1,6 +1,8 @@
 // The account store shared by several instances. Every update that reads before it writes is one
 // Lua script, so concurrent instances cannot over-charge an allowance or a rate bucket.
 //
+// A profile request costs one round trip: `admit` (key lookup and rate bucket in one script).
+//
 // Key layout (P is the configured prefix, `aloft:` by default):
 //   P account:{acct_id}        hash    id, name, created_at
 //   P account:{acct_id}:keys   zset    member key id, score = P key_seq at creation (newest = highest)
@@ -27,7 +29,7 @@
 import { createHash } from 'node:crypto'
 import { Redis } from 'ioredis'
 import {
-  type AccountLimits, type AccountRecord, type AccountStore, type AllowanceState, type Authentication,
+  type AccountLimits, type Admission, type AccountRecord, type AccountStore, type AllowanceState, type Authentication,
   type KeyRecord, type RateDecision, type Reservation, StoreUnavailableError, UnknownAccountError
 } from './store.js'
 import { allowanceState, checkLimits, clockMs, gcra, type Gcra, rateDecision } from './limits.js'
@@ -64,6 +66,20 @@ local ms_to_reset = (day + 1) * 86400000 - now
 local stored = redis.call('HMGET', KEYS[1], 'day', 'used')
 local used = 0
 if tonumber(stored[1]) == day then used = tonumber(stored[2]) end
+`
+
+// GCRA, the same steps as gcraStep in limits.ts: {allowed 0|1, µs until the bucket is full, µs
+// until one request is allowed}.
+const GCRA = `
+local function gcra_take (key, now, interval, burst)
+  local tat = tonumber(redis.call('GET', key) or '')
+  if tat == nil or tat < now then tat = now end
+  local nxt = tat + interval
+  local allow_at = nxt - burst * interval
+  if now < allow_at then return {0, tat - now, allow_at - now} end
+  redis.call('SET', key, string.format('%.0f', nxt), 'PX', math.ceil((nxt - now) / 1000))
+  return {1, nxt - now, 0}
+end
 `
 
 class Script {
@@ -103,19 +119,23 @@ redis.call('HSET', KEYS[1], 'day', day, 'used', used)
 redis.call('PEXPIRE', KEYS[1], ms_to_reset + 3600000)
 return {1, used, ms_to_reset}
 `),
-  // GCRA, the same steps as gcraStep in limits.ts. KEYS: rate. ARGV: now, interval µs, burst.
-  // Returns {allowed 0|1, µs until the bucket is full, µs until one request is allowed}.
-  takeRequest: new Script(`${NOW}
-local now = now_us(ARGV[1])
-local interval = tonumber(ARGV[2])
-local burst = tonumber(ARGV[3])
-local tat = tonumber(redis.call('GET', KEYS[1]) or '')
-if tat == nil or tat < now then tat = now end
-local nxt = tat + interval
-local allow_at = nxt - burst * interval
-if now < allow_at then return {0, tat - now, allow_at - now} end
-redis.call('SET', KEYS[1], string.format('%.0f', nxt), 'PX', math.ceil((nxt - now) / 1000))
-return {1, nxt - now, 0}
+  // KEYS: rate. ARGV: now, interval µs, burst. Returns gcra_take's triple.
+  takeRequest: new Script(`${NOW}${GCRA}
+return gcra_take(KEYS[1], now_us(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]))
+`),
+  // The profile route's admission in one round trip: the key (as authenticate), then, for a live
+  // key, one request from its account's bucket (as takeRequest). The key record and the rate
+  // bucket are found from the key_hash value, so they are not in KEYS: one Redis, not a Cluster.
+  // KEYS: key_hash. ARGV: now, interval µs, burst, prefix, secret hash.
+  // Returns {0} unknown key, {1} revoked, or {2, key id, account id, gcra_take's triple}.
+  admit: new Script(`${NOW}${GCRA}
+local key_id = redis.call('GET', KEYS[1])
+if not key_id then return {0} end
+local f = redis.call('HMGET', ARGV[4] .. 'key:' .. key_id, 'account_id', 'revoked_at', 'secret_sha256')
+if not f[1] or f[3] ~= ARGV[5] then return {0} end
+if f[2] ~= '' then return {1} end
+local r = gcra_take(ARGV[4] .. 'rate:' .. f[1], now_us(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]))
+return {2, key_id, f[1], r[1], r[2], r[3]}
 `)
 }
 
@@ -239,6 +259,22 @@ export class RedisStore implements AccountStore {
     const [allowed, fullInUs, retryInUs] = await this.script(SCRIPTS.takeRequest, [this.key('rate', accountId)],
       [clock(nowMs), this.gcra.intervalUs, this.gcra.burst]) as number[]
     return rateDecision(this.gcra, { allowed: allowed === 1, fullInUs, retryInUs })
+  }
+
+  async admit (secret: string, nowMs?: number): Promise<Admission> {
+    if (!looksLikeSecret(secret)) return { ok: false, reason: 'invalid_api_key' }
+    const hash = hashSecret(secret)
+    const reply = await this.script(SCRIPTS.admit, [this.key('key_hash', hash)],
+      [clock(nowMs), this.gcra.intervalUs, this.gcra.burst, this.p, hash]) as Array<number | string>
+    if (reply[0] === 0) return { ok: false, reason: 'invalid_api_key' }
+    if (reply[0] === 1) return { ok: false, reason: 'revoked_api_key' }
+    const [, keyId, accountId, allowed, fullInUs, retryInUs] = reply
+    return {
+      ok: true,
+      key_id: String(keyId),
+      account_id: String(accountId),
+      rate: rateDecision(this.gcra, { allowed: allowed === 1, fullInUs: Number(fullInUs), retryInUs: Number(retryInUs) })
+    }
   }
 
   async ping (): Promise<void> {

@@ -22,6 +22,11 @@ export type Authentication =
   | { ok: true, account_id: string, key_id: string }
   | { ok: false, reason: 'invalid_api_key' | 'revoked_api_key' }
 
+/** The profile route's admission: the key's verdict and, for a live key, the rate decision. */
+export type Admission =
+  | { ok: true, account_id: string, key_id: string, rate: RateDecision }
+  | { ok: false, reason: 'invalid_api_key' | 'revoked_api_key' }
+
 /** Today's allowance for one account (UTC day). */
 export interface AllowanceState {
   upstream_attempts: number
@@ -67,6 +72,10 @@ export class UnknownAccountError extends Error {
   }
 }
 
+/**
+ * Every call settles in bounded time (an outage rejects with StoreUnavailableError): callers set
+ * no deadline of their own.
+ */
 export interface AccountStore {
   readonly kind: 'redis' | 'memory'
   createAccount (name: string): Promise<AccountRecord>
@@ -89,6 +98,11 @@ export interface AccountStore {
   reserve (accountId: string, nowMs?: number): Promise<Reservation>
   /** Atomically takes one request from the account's rate bucket. */
   takeRequest (accountId: string, nowMs?: number): Promise<RateDecision>
+  /**
+   * authenticate, then for a live key takeRequest on its account, as one store call (one round
+   * trip on Redis): what every profile request does first.
+   */
+  admit (secret: string, nowMs?: number): Promise<Admission>
   /** Resolves when the store answers; rejects with StoreUnavailableError otherwise. */
   ping (): Promise<void>
   close (): Promise<void>

@@ -7,11 +7,12 @@ import { parse as parsePattern } from 'regexparam'
 import { ROUTES, type RouteSpec } from '../contract/routes.js'
 import { validate } from '../contract/validate.js'
 import { buildOpenApi } from '../contract/openapi.js'
+import { compileSerializer, type Serializer } from '../contract/serialize.js'
 import { HttpProblem, sendProblem } from './problem.js'
 import { readJsonBody } from './body.js'
-import { authenticate, checkAdmin } from './auth.js'
+import { admitProfile, authenticate, checkAdmin } from './auth.js'
 import type { AloftRequest, AppDeps, Handler, Reply } from './context.js'
-import { accountHandlers, rateLimit } from './routes/accounts.js'
+import { accountHandlers } from './routes/accounts.js'
 import { metaHandlers } from './routes/meta.js'
 import { profileHandlers } from './routes/profile.js'
 
@@ -113,14 +114,15 @@ export function createApp (deps: AppDeps): App {
     const handle = handlers[route.operationId]
     if (handle === undefined) throw new Error(`no handler for ${route.operationId}`)
     const isProfile = route.operationId === 'get_atmospheric_profile'
+    const serialize = route.success.schema === undefined ? JSON.stringify : compileSerializer(route.success.schema)
     const method = route.method.toLowerCase() as 'get' | 'post' | 'delete'
     router[method](route.path, async (req, res) => {
       req.routeId = route.operationId
       if (PUBLIC_CORS.has(route.operationId)) res.setHeader('Access-Control-Allow-Origin', '*')
       let accountId = ''
-      if (route.security === 'api_key') accountId = await authenticate(req, deps.store, isProfile)
+      if (isProfile) accountId = await admitProfile(req, res, deps)
+      else if (route.security === 'api_key') accountId = await authenticate(req, deps.store)
       if (route.security === 'admin') checkAdmin(req, config.adminToken as string)
-      if (isProfile) await rateLimit(deps, accountId, res)
       let body: unknown
       if (route.body !== undefined) {
         const raw = await readJsonBody(req)
@@ -134,7 +136,7 @@ export function createApp (deps: AppDeps): App {
         body = checked.value
       }
       const reply = await handle({ req, res, body, accountId, params: req.params })
-      send(res, reply, route.success.status)
+      send(res, reply, route.success.status, serialize)
     })
   }
 
@@ -144,11 +146,13 @@ export function createApp (deps: AppDeps): App {
   return app
 }
 
-function send (res: ServerResponse, reply: Reply, defaultStatus: number): void {
-  const payload = reply.mediaType === undefined ? JSON.stringify(reply.body) : String(reply.body)
+function send (res: ServerResponse, reply: Reply, defaultStatus: number, serialize: Serializer): void {
+  const payload = reply.mediaType === undefined ? serialize(reply.body) : String(reply.body)
   res.statusCode = reply.status ?? defaultStatus
-  for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, String(value))
+  if (reply.headers !== undefined) for (const name in reply.headers) res.setHeader(name, String(reply.headers[name]))
   res.setHeader('Content-Type', reply.mediaType ?? 'application/json')
-  res.setHeader('Content-Length', Buffer.byteLength(payload))
-  res.end(payload)
+  // Encoded once: Buffer.byteLength then end(string) would flatten and walk the text twice.
+  const bytes = Buffer.from(payload, 'utf8')
+  res.setHeader('Content-Length', bytes.length)
+  res.end(bytes)
 }

@@ -2,21 +2,19 @@
 import { timingSafeEqual, createHash } from 'node:crypto'
 import { StoreUnavailableError, type AccountStore } from '../accounts/store.js'
 import { PROFILE_UNAUTHORIZED_TITLE } from '../contract/codes.js'
-import { HttpProblem } from './problem.js'
-import type { AloftRequest } from './context.js'
+import type { ServerResponse } from 'node:http'
+import { HttpProblem, retryAfterSeconds } from './problem.js'
+import type { AloftRequest, AppDeps } from './context.js'
 
-/** A store call that may not take longer than this before the request answers 503. */
-export const STORE_DEADLINE_MS = 2000
 export const STORE_RETRY_AFTER_SECONDS = 5
 
-/** Runs a store call; an outage (or a call past the deadline) is a 503 service_unavailable. */
+/**
+ * Runs a store call; an outage is a 503 service_unavailable. The stores bound their own time (the
+ * Redis store's connect and command timeouts; the memory store never waits), so no timer per call.
+ */
 export async function withStore<T> (call: () => Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new StoreUnavailableError('account store did not answer in time')), STORE_DEADLINE_MS)
-  })
   try {
-    return await Promise.race([call(), deadline])
+    return await call()
   } catch (err) {
     if (err instanceof StoreUnavailableError) {
       throw new HttpProblem('service_unavailable', {
@@ -25,28 +23,54 @@ export async function withStore<T> (call: () => Promise<T>): Promise<T> {
       })
     }
     throw err
-  } finally {
-    clearTimeout(timer)
   }
 }
 
-/** The account behind the request's X-API-Key, or the 401/503 problem. */
-export async function authenticate (req: AloftRequest, store: AccountStore, isProfile: boolean): Promise<string> {
-  const title = isProfile ? PROFILE_UNAUTHORIZED_TITLE : undefined
+function presentedKey (req: AloftRequest, title: string | undefined): string {
   const header = req.headers['x-api-key']
   const secret = Array.isArray(header) ? header[0] : header
   if (secret === undefined || secret.trim() === '') {
     throw new HttpProblem('missing_api_key', { title, detail: 'Send your API key in the X-API-Key header.' })
   }
-  const result = await withStore(() => store.authenticate(secret.trim()))
-  if (!result.ok) {
-    throw new HttpProblem(result.reason, {
-      title,
-      detail: result.reason === 'revoked_api_key' ? 'This API key has been revoked.' : 'This API key is not valid.'
-    })
-  }
+  return secret.trim()
+}
+
+function refused (reason: 'invalid_api_key' | 'revoked_api_key', title: string | undefined): HttpProblem {
+  return new HttpProblem(reason, {
+    title,
+    detail: reason === 'revoked_api_key' ? 'This API key has been revoked.' : 'This API key is not valid.'
+  })
+}
+
+/** The account behind the request's X-API-Key, or the 401/503 problem. */
+export async function authenticate (req: AloftRequest, store: AccountStore): Promise<string> {
+  const secret = presentedKey(req, undefined)
+  const result = await withStore(() => store.authenticate(secret))
+  if (!result.ok) throw refused(result.reason, undefined)
   req.accountId = result.account_id
   return result.account_id
+}
+
+/**
+ * The profile route's key and rate limit in one store call (DESIGN §3's order: a bad key is a 401
+ * before any rate is taken). Sets the RateLimit-* headers; 429 when the bucket is empty.
+ */
+export async function admitProfile (req: AloftRequest, res: ServerResponse, deps: AppDeps): Promise<string> {
+  const secret = presentedKey(req, PROFILE_UNAUTHORIZED_TITLE)
+  const admission = await withStore(() => deps.store.admit(secret, deps.now?.()))
+  if (!admission.ok) throw refused(admission.reason, PROFILE_UNAUTHORIZED_TITLE)
+  req.accountId = admission.account_id
+  const rate = admission.rate
+  if (!rate.allowed) {
+    throw new HttpProblem('rate_limited', {
+      detail: `This account may make ${deps.config.ratePerSecond} profile requests per second (bursts of ${deps.config.rateBurst}).`,
+      headers: { 'RateLimit-Limit': rate.limit, 'RateLimit-Remaining': rate.remaining, 'RateLimit-Reset': rate.reset_seconds, 'Retry-After': retryAfterSeconds(rate.retry_after_seconds) }
+    })
+  }
+  res.setHeader('RateLimit-Limit', rate.limit)
+  res.setHeader('RateLimit-Remaining', rate.remaining)
+  res.setHeader('RateLimit-Reset', rate.reset_seconds)
+  return admission.account_id
 }
 
 function digest (text: string): Buffer {

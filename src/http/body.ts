@@ -1,5 +1,6 @@
 // Reads a JSON request body: media type, 64 KiB limit, well-formed JSON, finite numbers.
 import type { IncomingMessage } from 'node:http'
+import { isUtf8 } from 'node:buffer'
 import { LIMITS } from '../contract/limits.js'
 import { HttpProblem } from './problem.js'
 
@@ -10,21 +11,36 @@ function isJsonMediaType (contentType: string): boolean {
   return charset === undefined || /^charset="?utf-8"?$/.test(charset)
 }
 
-async function readLimited (req: IncomingMessage, limit: number): Promise<Buffer> {
+/** The body's bytes, refused past `limit` (declared or streamed). Events, not an async iterator: this is the hot path. */
+function readLimited (req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = req.headers['content-length']
   if (declared !== undefined && Number(declared) > limit) {
-    throw new HttpProblem('payload_too_large', { detail: `The body is ${declared} bytes; the limit is ${limit} bytes.` })
+    return Promise.reject(new HttpProblem('payload_too_large', { detail: `The body is ${declared} bytes; the limit is ${limit} bytes.` }))
   }
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length
-    if (size > limit) {
-      throw new HttpProblem('payload_too_large', { detail: `The body exceeds the limit of ${limit} bytes.` })
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const done = (): void => {
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('error', onError)
     }
-    chunks.push(chunk as Buffer)
-  }
-  return Buffer.concat(chunks, size)
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length
+      if (size > limit) {
+        done()
+        // The rest is never read: the answer closes the connection instead.
+        reject(new HttpProblem('payload_too_large', { detail: `The body exceeds the limit of ${limit} bytes.`, headers: { Connection: 'close' } }))
+        return
+      }
+      chunks.push(chunk)
+    }
+    const onEnd = (): void => { done(); resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)) }
+    const onError = (err: Error): void => { done(); reject(err) }
+    req.on('data', onData)
+    req.on('end', onEnd)
+    req.on('error', onError)
+  })
 }
 
 /**
@@ -43,19 +59,16 @@ export async function readJsonBody (req: IncomingMessage): Promise<unknown> {
   }
   const bytes = await readLimited(req, LIMITS.maxBodyBytes)
   if (bytes.length === 0) return undefined
-  let text: string
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes)
-  } catch {
-    throw new HttpProblem('invalid_json', { detail: 'The body is not valid UTF-8.' })
-  }
+  if (!isUtf8(bytes)) throw new HttpProblem('invalid_json', { detail: 'The body is not valid UTF-8.' })
+  // A leading byte-order mark is allowed and skipped (as a UTF-8 decoder does).
+  const text = bytes.toString('utf8', hasBom(bytes) ? 3 : 0)
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch (err) {
     throw new HttpProblem('invalid_json', { detail: `The body is not well-formed JSON: ${(err as Error).message}` })
   }
-  const nonFinite = nonFinitePaths(value, ['body'])
+  const nonFinite = hasNonFinite(value) ? nonFinitePaths(value, ['body']) : []
   if (nonFinite.length > 0) {
     throw new HttpProblem('invalid_request', {
       detail: 'A number in the body is too large to be represented.',
@@ -65,6 +78,21 @@ export async function readJsonBody (req: IncomingMessage): Promise<unknown> {
   return value
 }
 
+const hasBom = (b: Buffer): boolean => b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf
+
+/** Whether any number in a parsed JSON value is not finite; allocation-free (every body goes through it). */
+function hasNonFinite (value: unknown): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value)
+  if (value === null || typeof value !== 'object') return false
+  if (Array.isArray(value)) {
+    for (let k = 0; k < value.length; k++) if (hasNonFinite(value[k])) return true
+    return false
+  }
+  for (const key in value) if (hasNonFinite((value as Record<string, unknown>)[key])) return true
+  return false
+}
+
+/** Where the non-finite numbers are (only called when there is one). */
 function nonFinitePaths (value: unknown, path: Array<string | number>): Array<Array<string | number>> {
   if (typeof value === 'number') return Number.isFinite(value) ? [] : [path]
   if (value === null || typeof value !== 'object') return []

@@ -4,12 +4,12 @@
 import { Counter, Gauge, type Registry } from 'prom-client'
 import { gridPointIndex } from '../grib/index.js'
 import { PROVENANCE_DEFAULTS } from '../atmosphere/methods.js'
-import type { ProfileResult } from '../atmosphere/index.js'
+import { computeProfile, type Column, type ProfileResult } from '../atmosphere/index.js'
 import type { AtmosphereRequest, AtmosphereResponse } from '../contract/schemas.js'
 import { isoTime, type Source } from '../source/index.js'
 import { UnitCache } from './cache.js'
 import type { WorkerPool } from './pool.js'
-import { interpolate, type InterpolateTask } from './tasks.js'
+import { columnOf, type InterpolateTask } from './tasks.js'
 import type { GridBox, TileLayout } from './tile.js'
 
 /** A decoded unit (or block of one) in the cache. */
@@ -35,6 +35,13 @@ export interface ProfileServiceOptions {
   cacheBytes: number
   interpolateIn: InterpolateIn
 }
+
+/**
+ * Filled columns kept per decoded unit (main-thread interpolation): filling one (heights, q from
+ * RH) costs more than interpolating it, and callers come back to the same points. About 2.3 KB
+ * each; a unit's set is dropped with the unit, and cleared when it reaches this many.
+ */
+export const COLUMNS_PER_UNIT = 512
 
 /** Block edge (grid points) of the decoded part of a file unit: 16° at 0.25°. */
 export const BLOCK = 64
@@ -66,6 +73,7 @@ export class ProfileService {
   /** Decoded entries per source unit key, so the source knows what is cached. */
   readonly #unitsCached = new Map<string, number>()
   readonly #hits: Counter<'result'>
+  readonly #columns = new WeakMap<DecodedUnit, Map<number, Column>>()
   readonly #options: ProfileServiceOptions
 
   constructor (options: ProfileServiceOptions) {
@@ -125,14 +133,10 @@ export class ProfileService {
 
     const point = gridPointIndex(unit.layout.grid, resolution.point.latitude, resolution.point.longitude)
     if (point === null) throw new ProfileError('unusable_source_column', 'the source unit does not hold the requested grid point')
-    const task: InterpolateTask = {
-      layout: unit.layout,
-      values: unit.values,
-      i: point.i,
-      j: point.j,
-      request: { altitudes_m: request.altitudes_m, altitude_reference: request.altitude_reference, ground_elevation_m_msl: request.ground_elevation_m_msl }
-    }
-    const result: ProfileResult = this.#options.interpolateIn === 'main' ? interpolate(task) : await this.#options.pool.interpolate(task)
+    const wanted = { altitudes_m: request.altitudes_m, altitude_reference: request.altitude_reference, ground_elevation_m_msl: request.ground_elevation_m_msl }
+    const result: ProfileResult = this.#options.interpolateIn === 'main'
+      ? computeProfile(this.#column(unit, point.i, point.j), wanted)
+      : await this.#options.pool.interpolate({ layout: unit.layout, values: unit.values, i: point.i, j: point.j, request: wanted } satisfies InterpolateTask)
     if (!result.ok) {
       if (result.error === 'outside_vertical_range') {
         const heights = result.outside_altitudes_m.join(', ')
@@ -165,6 +169,22 @@ export class ProfileService {
         ...PROVENANCE_DEFAULTS
       }
     }
+  }
+
+  #column (unit: DecodedUnit, i: number, j: number): Column {
+    let columns = this.#columns.get(unit)
+    if (columns === undefined) {
+      columns = new Map()
+      this.#columns.set(unit, columns)
+    }
+    const at = j * unit.layout.grid.ni + i
+    let column = columns.get(at)
+    if (column === undefined) {
+      column = columnOf(unit.layout, unit.values, i, j)
+      if (columns.size >= COLUMNS_PER_UNIT) columns.clear()
+      columns.set(at, column)
+    }
+    return column
   }
 
   async close (): Promise<void> {

@@ -65,6 +65,11 @@ export async function decode (task: DecodeTask): Promise<DecodeResult> {
 // One column reused by every call on this thread: interpolation allocates only its output.
 let scratch: Column = createColumn(64)
 
+/** The filled column at (i, j) of a tile, in arrays of its own (so it can be kept and reused). */
+export function columnOf (layout: TileLayout, values: Float32Array, i: number, j: number): Column {
+  return fillColumn(tileColumn(layout, values, i, j), createColumn(layout.levelsPa.length))
+}
+
 export function interpolate (task: InterpolateTask): ProfileResult {
   const n = task.layout.levelsPa.length
   if (scratch.z_m.length < n) scratch = createColumn(n)

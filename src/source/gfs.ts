@@ -153,6 +153,18 @@ export function tileUnitKey (rs: RunStep, tile: Tile): string {
   return `${fileUnitKey(rs)}/tile${tile.size}/${tile.tj}_${tile.ti}`
 }
 
+// Every cached profile formats a few instants that repeat (runs, valid times, the times callers
+// ask for): remembered, up to a bound, rather than formatted each time.
+const ISO_MEMO_LIMIT = 4096
+const isoMemo = new Map<number, string>()
+
+/** RFC 3339 UTC, without milliseconds when they are zero: 2020-08-04T18:00:00Z. */
 export function isoTime (ms: number): string {
-  return new Date(ms).toISOString().replace('.000Z', 'Z')
+  let text = isoMemo.get(ms)
+  if (text === undefined) {
+    text = new Date(ms).toISOString().replace('.000Z', 'Z')
+    if (isoMemo.size >= ISO_MEMO_LIMIT) isoMemo.clear()
+    isoMemo.set(ms, text)
+  }
+  return text
 }

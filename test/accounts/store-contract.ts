@@ -233,6 +233,40 @@ export function storeContract (t: Test, make: MakeStore): void {
     t.equal((await store.takeRequest(b.id, now)).allowed, true)
   })
 
+  t.test('admit: a live key gets its account and one request from its bucket', async (t) => {
+    const { store } = await open(t, { ratePerSecond: 1, rateBurst: 2 })
+    const account = await store.createAccount('a')
+    const { record, secret } = await store.createKey(account.id, 'k')
+    const now = Date.UTC(2030, 0, 1)
+    t.same(await store.admit(secret, now), {
+      ok: true, account_id: account.id, key_id: record.id,
+      rate: { allowed: true, limit: 2, remaining: 1, reset_seconds: 1, retry_after_seconds: 0 }
+    })
+    t.match(await store.admit(secret, now), { ok: true, rate: { allowed: true, remaining: 0 } })
+    t.match(await store.admit(secret, now), { ok: true, rate: { allowed: false, retry_after_seconds: 1 } })
+    t.match(await store.takeRequest(account.id, now), { allowed: false }, 'admit and takeRequest share the bucket')
+  })
+
+  t.test('admit: an unknown or malformed key is refused and takes no request', async (t) => {
+    const { store } = await open(t, { ratePerSecond: 1, rateBurst: 1 })
+    const account = await store.createAccount('a')
+    await store.createKey(account.id, 'k')
+    const now = Date.UTC(2030, 0, 1)
+    t.same(await store.admit(`aloft_${'A'.repeat(43)}`, now), { ok: false, reason: 'invalid_api_key' })
+    t.same(await store.admit('not-a-key', now), { ok: false, reason: 'invalid_api_key' })
+    t.match(await store.takeRequest(account.id, now), { allowed: true }, 'the bucket is untouched')
+  })
+
+  t.test('admit: a revoked key is told apart and takes no request', async (t) => {
+    const { store } = await open(t, { ratePerSecond: 1, rateBurst: 1 })
+    const account = await store.createAccount('a')
+    const { record, secret } = await store.createKey(account.id, 'k')
+    await store.revokeKey(account.id, record.id)
+    const now = Date.UTC(2030, 0, 1)
+    t.same(await store.admit(secret, now), { ok: false, reason: 'revoked_api_key' })
+    t.match(await store.takeRequest(account.id, now), { allowed: true }, 'the bucket is untouched')
+  })
+
   t.test('without an injected clock the rate limit runs on the real time', async (t) => {
     const { store } = await open(t, { ratePerSecond: 1, rateBurst: 2 })
     const account = await store.createAccount('a')

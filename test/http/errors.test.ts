@@ -58,6 +58,20 @@ t.test('malformed JSON is a 400 invalid_json', async (t) => {
   await expectProblem(t, await post('/v1/atmosphere/profile', '{"latitude": 52,'), { status: 400, code: 'invalid_json' })
 })
 
+t.test('a body that is not valid UTF-8 is a 400 invalid_json', async (t) => {
+  const bytes = Buffer.concat([Buffer.from('{"latitude": 52, "x": "'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')])
+  const res = await fetch(`${svc.url}/v1/atmosphere/profile`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: bytes })
+  const body = await expectProblem(t, res, { status: 400, code: 'invalid_json' })
+  t.match(body.detail, /UTF-8/)
+})
+
+t.test('a UTF-8 byte-order mark before the JSON is accepted', async (t) => {
+  const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(profileBody))])
+  const res = await fetch(`${svc.url}/v1/atmosphere/profile`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: bytes })
+  t.equal(res.status, 200)
+  t.equal((await res.json()).levels.length, 1)
+})
+
 t.test('a body over 64 KiB is a 413', async (t) => {
   const big = JSON.stringify({ ...profileBody, pad: 'x'.repeat(64 * 1024) })
   await expectProblem(t, await post('/v1/atmosphere/profile', big), { status: 413, code: 'payload_too_large' })
@@ -76,6 +90,7 @@ t.test('a body over 64 KiB sent without a length (chunked) is a 413', async (t) 
     method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: stream, duplex: 'half'
   } as RequestInit)
   await expectProblem(t, res, { status: 413, code: 'payload_too_large' })
+  t.equal(res.headers.get('connection'), 'close', 'the unread rest of the body is not read: the connection closes')
 })
 
 t.test('a number too large for a double is a 400 invalid_request at its location', async (t) => {

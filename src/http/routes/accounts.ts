@@ -1,8 +1,7 @@
 // Keys, account, usage and the operator's account creation: thin mappings onto the store.
-import type { ServerResponse } from 'node:http'
 import type { AllowanceState, KeyRecord } from '../../accounts/store.js'
 import type { AccountInfo, BetaUsage, CreatedAccount, CreatedKey, KeyInfo, KeyList, NewAccount, NewKey } from '../../contract/schemas.js'
-import { HttpProblem, retryAfterSeconds } from '../problem.js'
+import { HttpProblem } from '../problem.js'
 import { withStore } from '../auth.js'
 import type { AppDeps, Handler } from '../context.js'
 
@@ -35,23 +34,6 @@ function accountInfo (id: string, state: AllowanceState): AccountInfo {
     remaining: state.remaining,
     reset_after_seconds: state.reset_after_seconds
   }
-}
-
-/** Takes one request from the account's rate bucket: RateLimit-* headers always, 429 when empty. */
-export async function rateLimit (deps: AppDeps, accountId: string, res: ServerResponse): Promise<void> {
-  const decision = await withStore(() => deps.store.takeRequest(accountId, deps.now?.()))
-  const headers = {
-    'RateLimit-Limit': decision.limit,
-    'RateLimit-Remaining': decision.remaining,
-    'RateLimit-Reset': decision.reset_seconds
-  }
-  if (!decision.allowed) {
-    throw new HttpProblem('rate_limited', {
-      detail: `This account may make ${deps.config.ratePerSecond} profile requests per second (bursts of ${deps.config.rateBurst}).`,
-      headers: { ...headers, 'Retry-After': retryAfterSeconds(decision.retry_after_seconds) }
-    })
-  }
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
 }
 
 export function accountHandlers (deps: AppDeps): Record<string, Handler<any>> {
