@@ -152,7 +152,7 @@ export function profileBody (latitude = 52.23, longitude = 21.01, time = '2020-0
 
 /**
  * `count` profile bodies at distinct points of the sample's area and time, 1–8 heights each
- * (10 m – 15 km AGL): the traffic of many callers, not one request repeated. Fixed by the seed.
+ * (300 m – 15 km AGL): the traffic of many callers, not one request repeated. Fixed by the seed.
  */
 export function profileBodies (count: number, time = '2020-08-04T18:00:00Z', seed = 7): string[] {
   const next = random(seed)
@@ -161,7 +161,8 @@ export function profileBodies (count: number, time = '2020-08-04T18:00:00Z', see
     const longitude = Math.round((13.5 + 11 * next()) * 1000) / 1000
     const heights = new Set<number>()
     const n = 1 + Math.floor(next() * 8)
-    while (heights.size < n) heights.add(Math.round(10 + 14_990 * next()))
+    // above the lowest model level everywhere in the area (at most ~210 m AGL there)
+    while (heights.size < n) heights.add(Math.round(300 + 14_700 * next()))
     return profileBody(latitude, longitude, time, [...heights])
   })
 }

@@ -59,13 +59,13 @@ try {
   const probe = await loadgen({ mode: 'closed', connections: 32, seconds: probeSeconds, warmupSeconds: 1, requests })
   const rate = Math.max(1, Math.round(0.8 * probe.rps))
 
-  const memory: Array<{ t: number, rss: number, heapUsed: number }> = []
+  const memory: Array<{ t: number, rss: number, heapUsed: number, external: number, arrayBuffers: number }> = []
   const startedAt = performance.now()
   let sampling = true
   const sampler = (async () => {
     while (sampling) {
       const m = await serverMemory(server).catch(() => null)
-      if (m !== null) memory.push({ t: (performance.now() - startedAt) / 1000 - warmupSeconds, rss: m.rss, heapUsed: m.heapUsed })
+      if (m !== null) memory.push({ t: (performance.now() - startedAt) / 1000 - warmupSeconds, rss: m.rss, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers })
       await sleep(1000)
     }
   })()
@@ -95,6 +95,11 @@ try {
   console.log(table(['kind', 'count', 'p50 ms', 'p99 ms', 'max ms'], Object.entries(soak.byKind).map(([k, s]) => [k, String(s.count), ms(s.p50), ms(s.p99), ms(s.max)])))
   const change = (atEnd.rss - atStart.rss) / atStart.rss
   console.log(`\nserver RSS (median of 1 s samples): ${(atStart.rss / 2 ** 20).toFixed(1)} MiB over the first 10 s after warm-up, ${(atEnd.rss / 2 ** 20).toFixed(1)} MiB over the last 10 s (${(100 * change).toFixed(1)} %), max ${(Math.max(...memory.map((m) => m.rss)) / 2 ** 20).toFixed(1)} MiB`)
+  const mib = (xs: number[]): string => (median(xs) / 2 ** 20).toFixed(1)
+  const part = (from: number, to: number): typeof memory => memory.filter((m) => m.t >= from && m.t < to)
+  const [early, late] = [part(0, 10), part(seconds - 10, Infinity)]
+  console.log(`  of which (medians, first → last 10 s): JS heap ${mib(early.map((m) => m.heapUsed))} → ${mib(late.map((m) => m.heapUsed))} MiB, ` +
+    `external ${mib(early.map((m) => m.external))} → ${mib(late.map((m) => m.external))} MiB (array buffers ${mib(early.map((m) => m.arrayBuffers))} → ${mib(late.map((m) => m.arrayBuffers))})`)
   console.log(`decoded cache: ${cacheLine('aloft_decoded_cache_requests_total')}`)
   const path = writeResult('soak', {
     seconds,
