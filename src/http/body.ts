@@ -24,6 +24,7 @@ function readLimited (req: IncomingMessage, limit: number): Promise<Buffer> {
       req.off('data', onData)
       req.off('end', onEnd)
       req.off('error', onError)
+      req.off('close', onClose)
     }
     const onData = (chunk: Buffer): void => {
       size += chunk.length
@@ -37,9 +38,12 @@ function readLimited (req: IncomingMessage, limit: number): Promise<Buffer> {
     }
     const onEnd = (): void => { done(); resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)) }
     const onError = (err: Error): void => { done(); reject(err) }
+    // A client gone mid-body may end the stream with neither 'end' nor 'error': never wait forever.
+    const onClose = (): void => { done(); reject(new Error('the request closed before its body ended')) }
     req.on('data', onData)
     req.on('end', onEnd)
     req.on('error', onError)
+    req.on('close', onClose)
   })
 }
 
