@@ -5,7 +5,8 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { createInterface } from 'node:readline'
-import { random, type LoadResult, type LoadSpec } from './loadgen.js'
+import type { LoadResult, LoadSpec } from './loadgen.js'
+import { random } from './random.js'
 
 /** The repository root (this file runs as dist/bench/lib.js). */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))

@@ -10,6 +10,7 @@
 // bounded in time (seconds + warm-up + drain) and in count (maxRequests).
 import { Agent, request as httpRequest } from 'node:http'
 import { percentile, summarize, type Summary } from './stats.js'
+import { random } from './random.js'
 
 export interface LoadRequest {
   /** A label for the result tables: `cached`, `cold`, `invalid`, … */
@@ -66,17 +67,6 @@ export interface LoadResult {
   unfinished: number
 }
 
-/** mulberry32: a small, fixed pseudo-random sequence so every run sends the same mix. */
-export function random (seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 interface Prepared { kind: string, method: string, host: string, port: number, path: string, headers: Record<string, string>, body: Buffer | null }
 

@@ -54,6 +54,32 @@ const DAY_DIR = /^gfs\.(\d{8})$/
 /** Files a grid probe tries before it gives up. */
 const PROBE_TRIES = 5
 
+/**
+ * The grid `read` finds in the newest file of a mirror, newest day first. A file failing as
+ * `passable` is passed over, up to PROBE_TRIES files; then the last such failure is thrown.
+ */
+async function probeNewest (
+  mirror: Pick<Discovery, 'listDays' | 'listDay'>,
+  where: string,
+  read: (rs: RunStep) => Promise<LatLonGrid>,
+  passable: (err: unknown) => boolean
+): Promise<LatLonGrid> {
+  let last: unknown = null
+  let tries = 0
+  for (const day of (await mirror.listDays()).sort().reverse()) {
+    for (const rs of await mirror.listDay(day)) {
+      if (tries++ >= PROBE_TRIES) throw last
+      try {
+        return await read(rs)
+      } catch (err) {
+        if (!passable(err)) throw err
+        last = err
+      }
+    }
+  }
+  throw last ?? new UpstreamFailure('missing', `the mirror ${where} holds no GFS file`)
+}
+
 function entriesOf (day: string, cycle: string, names: Iterable<string>): RunStep[] {
   const run = runFromText(day, Number(cycle))
   if (!/^\d\d$/.test(cycle) || Number.isNaN(run) || Number(cycle) % 6 !== 0) return []
@@ -147,22 +173,11 @@ export class DirectoryAdapter implements Adapter {
 
   /** The grid of the newest file that reads as GRIB2; a few bad files are passed over. */
   private async probe (): Promise<LatLonGrid> {
-    let last: unknown = null
-    let tries = 0
-    for (const day of (await this.listDays()).sort().reverse()) {
-      for (const rs of await this.listDay(day)) {
-        if (tries++ >= PROBE_TRIES) throw last
-        try {
-          const fields = scanOrUnusable(await this.read(this.locate(fileUnit(rs, 'mirror'))))
-          this.known = columnLevels(fields)
-          return fields[0].grid
-        } catch (err) {
-          if (!(err instanceof UpstreamFailure)) throw err
-          last = err
-        }
-      }
-    }
-    throw last ?? new UpstreamFailure('missing', `the mirror ${this.root} holds no GFS file`)
+    return await probeNewest(this, this.root, async (rs) => {
+      const fields = scanOrUnusable(await this.read(this.locate(fileUnit(rs, 'mirror'))))
+      this.known = columnLevels(fields)
+      return fields[0].grid
+    }, (err) => err instanceof UpstreamFailure)
   }
 
   private async dir (path: string): Promise<string[]> {
@@ -292,25 +307,14 @@ export class BucketAdapter implements Adapter {
 
   /** The grid of the newest file that reads as GRIB2; a few bad files are passed over. */
   private async probe (): Promise<LatLonGrid> {
-    let last: unknown = null
-    let tries = 0
-    for (const day of (await this.listDays()).sort().reverse()) {
-      for (const rs of await this.listDay(day)) {
-        if (tries++ >= PROBE_TRIES) throw last
-        try {
-          const url = this.locate(fileUnit(rs, 'mirror'))
-          const length = messageLength(await httpGet(url, this.http, { start: 0, end: 15 }))
-          const grid = firstGrid(await httpGet(url, this.http, { start: 0, end: length - 1 }))
-          const idx = await this.idx(url)
-          if (idx !== null) this.known = levelsFromIdx(idx)
-          return grid
-        } catch (err) {
-          if (!(err instanceof UpstreamFailure) && !(err instanceof Error && err.name === 'GribError')) throw err
-          last = err
-        }
-      }
-    }
-    throw last ?? new UpstreamFailure('missing', `the mirror ${this.base} holds no GFS file`)
+    return await probeNewest(this, this.base, async (rs) => {
+      const url = this.locate(fileUnit(rs, 'mirror'))
+      const length = messageLength(await httpGet(url, this.http, { start: 0, end: 15 }))
+      const grid = firstGrid(await httpGet(url, this.http, { start: 0, end: length - 1 }))
+      const idx = await this.idx(url)
+      if (idx !== null) this.known = levelsFromIdx(idx)
+      return grid
+    }, (err) => err instanceof UpstreamFailure || (err instanceof Error && err.name === 'GribError'))
   }
 }
 

@@ -65,14 +65,5 @@ export function sha256f32 (values: Float32Array): string {
   return createHash('sha256').update(new Uint8Array(u.buffer)).digest('hex')
 }
 
-/** Deterministic PRNG (mulberry32) for the fuzz tests. */
-export function prng (seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** Deterministic PRNG (mulberry32) for the fuzz tests: the benchmarks' own. */
+export { random as prng } from '../../bench/random.js'

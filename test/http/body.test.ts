@@ -1,0 +1,46 @@
+// readJsonBody on a request stream that ends badly: it settles (rejects) instead of waiting.
+import t from 'tap'
+import { Readable } from 'node:stream'
+import type { IncomingMessage } from 'node:http'
+import { readJsonBody } from '../../src/http/body.js'
+
+function request (): Readable & IncomingMessage {
+  const stream = new Readable({ read () {} })
+  return Object.assign(stream, { headers: { 'content-type': 'application/json', 'content-length': '100' } }) as unknown as Readable & IncomingMessage
+}
+
+/** The body promise's outcome, or 'pending' if it has not settled within a second. */
+async function outcome (body: Promise<unknown>): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined
+  const pending = new Promise((resolve) => { timer = setTimeout(() => resolve('pending'), 1000) })
+  try {
+    return await Promise.race([body.then(() => 'resolved', (err: Error) => err.message), pending])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+t.test('a request closed before its body ended rejects', async (t) => {
+  const req = request()
+  const body = readJsonBody(req)
+  req.push('{"latitude":')
+  req.destroy()
+  t.equal(await outcome(body), 'the request closed before its body ended')
+})
+
+t.test('a request stream that fails rejects with its error', async (t) => {
+  const req = request()
+  const body = readJsonBody(req)
+  req.push('{"latitude":')
+  req.destroy(new Error('aborted'))
+  t.equal(await outcome(body), 'aborted')
+})
+
+t.test('a body that arrives in several chunks is joined', async (t) => {
+  const req = request()
+  const body = readJsonBody(req)
+  req.push('{"latitude":')
+  req.push('52}')
+  req.push(null)
+  t.same(await body, { latitude: 52 })
+})
