@@ -1,4 +1,4 @@
-// bench/cold: cold profiles through the local NOAA stand-in (src/source/upstream/server.ts) on a
+// bench/cold: cold profiles through the local NOAA stand-in (src/standin/server.ts) on a
 // temporary bucket-layout copy of the sample (with .idx files):
 // - grib filter (`ALOFT_SOURCE=filter:<url>`, 1° tiles): sequential requests, each in a tile no
 //   request asked before (a distinct unit: fetch, decode, interpolate); the stand-in's own time
@@ -7,7 +7,7 @@
 // - bucket mirror (`ALOFT_SOURCE=mirror:<url>`, .idx + byte ranges): the same over whole files.
 //   npx tsc -p tsconfig.json && node dist/bench/cold.js [--sequential 30] [--concurrent 50]
 // Writes bench/results/cold.json.
-import { startUpstream, type UpstreamServer } from '../src/source/upstream/server.js'
+import { startUpstream, type UpstreamServer } from '../src/standin/server.js'
 import { ms, numberArg, postProfile, profileBody, startServer, summarize, table, writeResult, type ServerChild, type Summary } from './lib.js'
 import { buildSampleTree } from './sample-tree.js'
 

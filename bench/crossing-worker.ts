@@ -3,7 +3,7 @@
 // (the thread hop alone) and a task answering a decoded-size block in each of three ways.
 import { Piscina } from 'piscina'
 import { computeProfile, createColumn, fillColumn, type LevelSeries, type ProfileRequest, type ProfileResult } from '../src/atmosphere/index.js'
-export { interpolate } from '../src/profile/tasks.js'
+export { interpolate } from '../src/profile/task.js'
 
 /** One grid point's column, packed: [surface HGT, then per level HGT, TMP, UGRD, VGRD, SPFH, RH]. */
 export interface PackedColumn { levelsPa: number[], values: Float32Array, request: ProfileRequest }

@@ -4,7 +4,7 @@
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
-import { inventory } from '../src/source/upstream/inventory.js'
+import { inventory } from '../src/standin/inventory.js'
 import { SAMPLE } from './lib.js'
 
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import polka from 'polka'
 import { loadConfig } from '../src/config.js'
-import { startService } from '../src/http/server.js'
+import { startService } from '../src/service.js'
 import type { AtmosphereRequest } from '../src/contract/schemas.js'
 
 const OK = JSON.stringify({ ok: true })

@@ -6,7 +6,7 @@
                                                              # (DIR/<n>.f32) for a full value-by-value diff
 
 Needs Debian's python3-eccodes (ecCodes 2.28) and numpy; `npm test` reads only the JSON it writes.
-Only ecCodes' *decoder* is used: its 2.28 encoder mis-packs 5.3 at 16+ bits (DESIGN.md §2).
+Only ecCodes' *decoder* is used: its 2.28 encoder mis-packs 5.3 at 16+ bits (docs/DESIGN.md §2).
 
 Per field: ecCodes metadata keys (raw integers where GRIB stores integers, so nothing is rounded),
 value count, NaN count, min, max, sha256 of the float32 little-endian values (missing points as
@@ -25,7 +25,7 @@ import eccodes as ec
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'test', 'fixtures', 'grib')
 OUT = os.path.join(ROOT, 'expectations.json')
 # Places away from cell edges on every fixture grid (0.25, 0.24, 1 and 2.5 degrees), so "nearest by
-# distance" (ecCodes) and "nearest by index rounding" (aloft, DESIGN §3) name the same point.
+# distance" (ecCodes) and "nearest by index rounding" (aloft, docs/DESIGN.md §3) name the same point.
 PLACES = [(52.52, 21.01), (40.01, -105.27), (-22.9, -43.2)]
 MISSING = 9.0e36  # a sentinel ecCodes writes for missing points; no fixture value comes near it
 

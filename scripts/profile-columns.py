@@ -12,7 +12,7 @@ exactly as ecCodes decodes them, as float32-representable numbers (null when the
 bitmap-missing or not finite). The atmosphere tests feed these through src/atmosphere, so the
 golden cases run without our own GRIB decoder; this is the ecCodes path of issue 5.
 
-The grid point is chosen by DESIGN §3's rule from the grid section (never from the case), then
+The grid point is chosen by docs/DESIGN.md §3's rule from the grid section (never from the case), then
 checked against the case's sampled_latitude/longitude and against ecCodes' own coordinates.
 """
 import json
@@ -60,7 +60,7 @@ def grid_facts(h):
 
 
 def pick_point(grid, lat, lon):
-    """DESIGN §3: index rounding from the southern and western edges, whatever the scanning mode."""
+    """docs/DESIGN.md §3: index rounding from the southern and western edges, whatever the scanning mode."""
     j = math.floor((lat - grid['south']) / grid['dlat'] + 0.5)
     i = math.floor(((lon - grid['west']) % 360) / grid['dlon'] + 0.5)
     global_row = round(360 / grid['dlon']) == grid['ni']

@@ -3,7 +3,7 @@
 // Usage: node --import ./node_modules/@tapjs/typescript/dist/esm/import.mjs scripts/source-writer-cut.ts IN OUT BOTTOM TOP LEFT RIGHT
 import { readFileSync, writeFileSync } from 'node:fs'
 import { decodeField, scanMessages } from '../src/grib/index.js'
-import { cutField } from '../src/source/upstream/grib-writer.js'
+import { cutField } from '../src/standin/grib-writer.js'
 
 const [input, output, bottom, top, left, right] = process.argv.slice(2)
 const bytes = new Uint8Array(readFileSync(input))

@@ -15,8 +15,8 @@
 //                                      that day ends, and a stale day is reset on first touch
 //   P rate:{acct_id}           string  GCRA theoretical arrival time in µs; expires once the
 //                                      bucket is full again (an absent key is a full bucket)
-// Secrets are never stored, only their SHA-256. Nothing is cached in the process, so a revoke
-// through any instance is seen by every instance on its next call.
+// The scripts are in src/accounts/lua/. Secrets are never stored, only their SHA-256. Nothing is
+// cached in the process, so a revoke through any instance is seen by every instance on its next call.
 //
 // Clock: the allowance day and the rate bucket use the `nowMs` a caller passes (tests), else the
 // Redis server's TIME inside the script, so all instances share one clock whatever their own
@@ -26,7 +26,6 @@
 // reconnects forever in the background. While a connection attempt is under way (at start-up, or
 // a reconnect) a call waits at most timeoutMs for it; between attempts it fails at once. Either
 // way it rejects with StoreUnavailableError, and once Redis is back the same store works again.
-import { createHash } from 'node:crypto'
 import { Redis } from 'ioredis'
 import {
   type AccountLimits, type Admission, type AccountRecord, type AccountStore, type AllowanceState, type Authentication,
@@ -34,6 +33,7 @@ import {
 } from './store.js'
 import { allowanceState, checkLimits, clockMs, gcra, type Gcra, rateDecision } from './limits.js'
 import { hashSecret, looksLikeSecret, newId, newSecret, sameHash } from './secrets.js'
+import { SCRIPTS, type Script } from './scripts.js'
 
 export interface StoreLogger { warn (obj: object, msg?: string): void }
 
@@ -48,96 +48,6 @@ export interface RedisStoreOptions {
 }
 
 const KEY_FIELDS = ['id', 'account_id', 'prefix', 'name', 'created_at', 'revoked_at'] as const
-
-// `now_us(arg)`: the caller's clock in ms when given, else the server's, in microseconds.
-const NOW = `
-local function now_us (arg)
-  if arg ~= '' then return tonumber(arg) * 1000 end
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000000 + tonumber(t[2])
-end
-`
-
-// Both allowance scripts: today's count (0 when the stored day is another) and ms to 00:00 UTC.
-const TODAY = `${NOW}
-local now = math.floor(now_us(ARGV[1]) / 1000)
-local day = math.floor(now / 86400000)
-local ms_to_reset = (day + 1) * 86400000 - now
-local stored = redis.call('HMGET', KEYS[1], 'day', 'used')
-local used = 0
-if tonumber(stored[1]) == day then used = tonumber(stored[2]) end
-`
-
-// GCRA, the same steps as gcraStep in limits.ts: {allowed 0|1, µs until the bucket is full, µs
-// until one request is allowed}.
-const GCRA = `
-local function gcra_take (key, now, interval, burst)
-  local tat = tonumber(redis.call('GET', key) or '')
-  if tat == nil or tat < now then tat = now end
-  local nxt = tat + interval
-  local allow_at = nxt - burst * interval
-  if now < allow_at then return {0, tat - now, allow_at - now} end
-  redis.call('SET', key, string.format('%.0f', nxt), 'PX', math.ceil((nxt - now) / 1000))
-  return {1, nxt - now, 0}
-end
-`
-
-class Script {
-  readonly sha: string
-  constructor (readonly lua: string) {
-    this.sha = createHash('sha1').update(lua).digest('hex')
-  }
-}
-
-const SCRIPTS = {
-  // KEYS: account, key, key_hash, account keys, key_seq. ARGV: key fields, then the hash.
-  createKey: new Script(`
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-local seq = redis.call('INCR', KEYS[5])
-redis.call('HSET', KEYS[2], 'id', ARGV[1], 'account_id', ARGV[2], 'prefix', ARGV[3], 'name', ARGV[4],
-  'created_at', ARGV[5], 'revoked_at', '', 'secret_sha256', ARGV[6])
-redis.call('SET', KEYS[3], ARGV[1])
-redis.call('ZADD', KEYS[4], seq, ARGV[1])
-return 1
-`),
-  // KEYS: key. ARGV: account id, revoked_at. The first revoke's time stays (idempotent).
-  revokeKey: new Script(`
-local f = redis.call('HMGET', KEYS[1], 'account_id', 'revoked_at')
-if f[1] ~= ARGV[1] then return 0 end
-if f[2] == '' then redis.call('HSET', KEYS[1], 'revoked_at', ARGV[2]) end
-return redis.call('HMGET', KEYS[1], ${KEY_FIELDS.map((f) => `'${f}'`).join(', ')})
-`),
-  // KEYS: allowance. ARGV: now. Returns {used, ms_to_reset}.
-  allowance: new Script(`${TODAY}
-return {used, ms_to_reset}
-`),
-  // KEYS: allowance. ARGV: now, limit. Returns {charged 0|1, used, ms_to_reset}.
-  reserve: new Script(`${TODAY}
-if used >= tonumber(ARGV[2]) then return {0, used, ms_to_reset} end
-used = used + 1
-redis.call('HSET', KEYS[1], 'day', day, 'used', used)
-redis.call('PEXPIRE', KEYS[1], ms_to_reset + 3600000)
-return {1, used, ms_to_reset}
-`),
-  // KEYS: rate. ARGV: now, interval µs, burst. Returns gcra_take's triple.
-  takeRequest: new Script(`${NOW}${GCRA}
-return gcra_take(KEYS[1], now_us(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]))
-`),
-  // The profile route's admission in one round trip: the key (as authenticate), then, for a live
-  // key, one request from its account's bucket (as takeRequest). The key record and the rate
-  // bucket are found from the key_hash value, so they are not in KEYS: one Redis, not a Cluster.
-  // KEYS: key_hash. ARGV: now, interval µs, burst, prefix, secret hash.
-  // Returns {0} unknown key, {1} revoked, or {2, key id, account id, gcra_take's triple}.
-  admit: new Script(`${NOW}${GCRA}
-local key_id = redis.call('GET', KEYS[1])
-if not key_id then return {0} end
-local f = redis.call('HMGET', ARGV[4] .. 'key:' .. key_id, 'account_id', 'revoked_at', 'secret_sha256')
-if not f[1] or f[3] ~= ARGV[5] then return {0} end
-if f[2] ~= '' then return {1} end
-local r = gcra_take(ARGV[4] .. 'rate:' .. f[1], now_us(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]))
-return {2, key_id, f[1], r[1], r[2], r[3]}
-`)
-}
 
 // Replies that mean "Redis is there but cannot serve now": treated like an outage.
 const TRANSIENT_REPLY = /^(LOADING|BUSY|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|OOM|NOREPLICAS|MISCONF)\b/
@@ -226,7 +136,7 @@ export class RedisStore implements AccountStore {
   }
 
   async revokeKey (accountId: string, keyId: string): Promise<KeyRecord | null> {
-    const reply = await this.script(SCRIPTS.revokeKey, [this.key('key', keyId)], [accountId, nowSeconds()])
+    const reply = await this.script(SCRIPTS.revokeKey, [this.key('key', keyId)], [accountId, nowSeconds(), ...KEY_FIELDS])
     return Array.isArray(reply) ? toKeyRecord(reply as Array<string | null>) : null
   }
 

@@ -86,7 +86,7 @@ function anyFinite (s: LevelSeries, n: number): boolean {
 }
 
 /**
- * Builds the column of one grid point into `out` without allocating (DESIGN §4):
+ * Builds the column of one grid point into `out` without allocating (docs/DESIGN.md §4):
  * - keeps levels where HGT, TMP, UGRD, VGRD and the humidity variable are all finite;
  * - drops levels whose geometric height is strictly below the model terrain — always the model's,
  *   whatever ground the caller supplies, because below it the model has no atmosphere;

@@ -1,4 +1,4 @@
-// Physical constants of DESIGN §4, each defined once. Two families on purpose: NCEP's own values
+// Physical constants of docs/DESIGN.md §4, each defined once. Two families on purpose: NCEP's own values
 // (used only to invert the RH that NCEP's post-processor wrote) and ours (for what we output).
 
 /** Earth radius of the spherical geometric-height convention (provenance `height_convention`). */
@@ -6,7 +6,7 @@ export const EARTH_RADIUS_M = 6_371_229
 
 /** Dry-air gas constant for density, J kg⁻¹ K⁻¹. */
 export const R_DRY = 287.04749
-/** R_d / R_v for our vapour pressure and density (DESIGN §4). */
+/** R_d / R_v for our vapour pressure and density (docs/DESIGN.md §4). */
 export const EPSILON = 0.6219569
 
 /** Triple point of water, K (both Murphy–Koop's check value and NCEP's FPVSNEW reference). */

@@ -12,7 +12,7 @@ export interface VerticalCoverage {
 
 /**
  * Lowest and highest kept level heights; the AGL pair is relative to the ground in use (caller's
- * or model's), so it may be negative. No surface level is added (DESIGN §4). Needs count ≥ 1.
+ * or model's), so it may be negative. No surface level is added (docs/DESIGN.md §4). Needs count ≥ 1.
  */
 export function verticalCoverage (column: Column, groundMsl: number): VerticalCoverage {
   const min = column.z_m[0]
@@ -27,7 +27,7 @@ export function verticalCoverage (column: Column, groundMsl: number): VerticalCo
 
 /**
  * Whether a requested height can be served. Compared in the request's own reference so a height
- * given exactly as a published coverage limit is always served (DESIGN §3); NaN is outside.
+ * given exactly as a published coverage limit is always served (docs/DESIGN.md §3); NaN is outside.
  */
 export function isWithinCoverage (coverage: VerticalCoverage, altitude: number, reference: AltitudeReference): boolean {
   return reference === 'agl'

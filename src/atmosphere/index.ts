@@ -1,4 +1,4 @@
-// Public API of the atmosphere room: pure float64 physics on a plain list of levels (DESIGN §4).
+// Public API of the atmosphere room: pure float64 physics on a plain list of levels (docs/DESIGN.md §4).
 export * from './constants.js'
 export { geometricHeight } from './height.js'
 export {

@@ -3,7 +3,7 @@ import { moistAirDensity } from './density.js'
 import { relativeHumidityLiquid } from './humidity.js'
 import { windDirectionFrom, windSpeed } from './wind.js'
 
-/** AtmosphereLevel fields (seed 2.3) in output order: the layout of writeLevel's output row. */
+/** AtmosphereLevel fields (docs/INTERFACE.md §2.3) in output order: the layout of writeLevel's output row. */
 export const LEVEL_FIELDS = [
   'altitude_agl_m', 'altitude_msl_m', 'wind_u_ms', 'wind_v_ms', 'wind_speed_ms', 'wind_direction_deg',
   'temperature_k', 'pressure_pa', 'specific_humidity_kg_kg', 'relative_humidity_pct', 'density_kg_m3'
@@ -31,7 +31,7 @@ export function findLevel (zs: ArrayLike<number>, count: number, z: number): num
 
 /**
  * Interpolates the column at geometric height zMsl and writes one AtmosphereLevel row (LEVEL_FIELDS
- * order) into out[offset …]. u, v, T, q linear in z and ln p linear in z (DESIGN §4); a height
+ * order) into out[offset …]. u, v, T, q linear in z and ln p linear in z (docs/DESIGN.md §4); a height
  * on a level returns that level's own values (including its pressure, not exp(ln p)). Heights
  * beyond the column take the end level: callers check coverage first. No allocation.
  */

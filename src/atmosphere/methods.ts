@@ -1,5 +1,5 @@
 // The method strings and fixed provenance values that responses and capabilities both publish.
-// One place, so the two can never drift (seed 2.5, DESIGN §3–4).
+// One place, so the two can never drift (docs/INTERFACE.md §2.5, docs/DESIGN.md §3–4).
 
 export const PROCESSING_VERSION = 'atmosphere-0.1.0'
 export const INTERFACE_VERSION = '0.1.0'
@@ -25,10 +25,10 @@ export const SOURCE_FACTS = {
   source_url: 'https://www.nco.ncep.noaa.gov/pmb/products/gfs/'
 } as const
 
-/** How q was obtained at the levels of the column (DESIGN §4). */
+/** How q was obtained at the levels of the column (docs/DESIGN.md §4). */
 export type SpecificHumiditySource = 'spfh' | 'rh_inverted_ncep_upp'
 
-/** Every optional provenance field of seed 2.5 with its default, ready to spread into a response. */
+/** Every optional provenance field of docs/INTERFACE.md §2.5 with its default, ready to spread into a response. */
 export const PROVENANCE_DEFAULTS = {
   ...SOURCE_FACTS,
   processing_version: PROCESSING_VERSION,

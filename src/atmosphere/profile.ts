@@ -58,7 +58,7 @@ export interface UnusableSourceColumn {
 
 export type ProfileResult = ProfileOk | OutsideVerticalRange | UnusableSourceColumn
 
-/** Ground in use and the grounds it was chosen from (seed 2.2). */
+/** Ground in use and the grounds it was chosen from (docs/INTERFACE.md §2.2). */
 export function groundFacts (column: Column, supplied: number | null | undefined): GroundFacts {
   const model = column.model_ground_elevation_m_msl
   return supplied == null

@@ -15,7 +15,7 @@ export function saturationVapourPressureLiquid (tK: number): number {
   )
 }
 
-// FPVSNEW's exponents, from NCEP's constants (DESIGN §4).
+// FPVSNEW's exponents, from NCEP's constants (docs/DESIGN.md §4).
 const A_LIQUID = -(NCEP_C_V - NCEP_C_L) / NCEP_R_V
 const B_LIQUID = A_LIQUID + NCEP_L_V / (NCEP_R_V * T_TRIPLE_K)
 const A_ICE = -(NCEP_C_V - NCEP_C_I) / NCEP_R_V

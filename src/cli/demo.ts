@@ -3,7 +3,7 @@
 import { fileURLToPath } from 'node:url'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startService } from '../http/server.js'
+import { startService } from '../service.js'
 import { configOrExplain, serveUntilSignal } from './serve.js'
 
 /** The sample ships beside dist/ and src/ alike. */

@@ -1,7 +1,7 @@
 // `aloft serve`: configuration from the environment (exit 2 on a bad value), then run until
 // SIGTERM/SIGINT, then stop gracefully and exit 0.
 import { ConfigError, loadConfig, type Config } from '../config.js'
-import { startService, type RunningService } from '../http/server.js'
+import { startService, type RunningService } from '../service.js'
 
 /** Loads configuration, printing the reasons and returning null when it is invalid. */
 export function configOrExplain (env: NodeJS.ProcessEnv): Config | null {

@@ -121,5 +121,5 @@ export function problemType (code: ProblemCodeName): string {
   return `/problems/${code}`
 }
 
-/** On the profile route every 401 carries this title (seed §1.7, §5). */
+/** On the profile route every 401 carries this title (docs/INTERFACE.md §1.7, §5). */
 export const PROFILE_UNAUTHORIZED_TITLE = 'Invalid beta key'

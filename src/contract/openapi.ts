@@ -31,6 +31,7 @@ const PROBLEM_MEDIA = 'application/problem+json'
 export function buildOpenApi (routes: readonly RouteSpec[]): object {
   const paths: Record<string, Record<string, unknown>> = {}
   for (const route of routes) {
+    if (!route.openapi) continue
     const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}')
     const params = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
       name: m[1], in: 'path', required: true, schema: { type: 'string' }
@@ -59,9 +60,9 @@ export function buildOpenApi (routes: readonly RouteSpec[]): object {
       summary: route.summary,
       tags: [route.tag],
       ...(params.length > 0 ? { parameters: params } : {}),
-      ...(route.body !== undefined ? { requestBody: { required: true, content: { 'application/json': { schema: ref(route.body) } } } } : {}),
+      ...(route.body !== undefined ? { requestBody: { required: true, content: { 'application/json': { schema: ref(route.body.schema) } } } } : {}),
       responses,
-      security: route.security === 'api_key' ? [{ ApiKeyAuth: [] }] : route.security === 'admin' ? [{ AdminBearer: [] }] : []
+      security: route.auth === 'api_key' ? [{ ApiKeyAuth: [] }] : route.auth === 'admin' ? [{ AdminBearer: [] }] : []
     }
     paths[path] = { ...(paths[path] ?? {}), [route.method.toLowerCase()]: op }
   }

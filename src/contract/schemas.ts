@@ -1,4 +1,4 @@
-// Every record of the interface (seed §2), once, as TypeBox: each declaration is both the JSON
+// Every record of the interface (docs/INTERFACE.md §2), once, as TypeBox: each declaration is both the JSON
 // Schema (Ajv validation, /openapi.json) and the static type handlers use.
 import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/typebox'
 import { LIMITS } from './limits.js'
@@ -127,7 +127,7 @@ export const ValidationErrorItem = Type.Object({
 }, { additionalProperties: false, $id: 'ValidationErrorItem' })
 export type ValidationErrorItem = Static<typeof ValidationErrorItem>
 
-// 2.7, with the `errors` extension for validation failures (DESIGN §3)
+// 2.7, with the `errors` extension for validation failures (docs/DESIGN.md §3)
 export const Problem = Type.Object({
   type: Type.String(),
   title: Type.String(),
@@ -144,7 +144,7 @@ export type Problem = Static<typeof Problem>
 const KeyName = Type.String({
   minLength: LIMITS.keyNameLength.min,
   maxLength: LIMITS.keyNameLength.max,
-  // No C0 controls nor DEL (seed 2.9).
+  // No C0 controls nor DEL (docs/INTERFACE.md §2.9).
   pattern: '^[^\\u0000-\\u001F\\u007F]*$'
 })
 

@@ -1,5 +1,5 @@
 // Ajv validators compiled once from the TypeBox schemas, and Ajv's errors turned into the
-// seed's 2.8 items (`loc`, `msg`, `type`, `input`, `ctx`).
+// docs/INTERFACE.md §2.8 items (`loc`, `msg`, `type`, `input`, `ctx`).
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormatsModule from 'ajv-formats'
 import type { Static, TSchema } from '@sinclair/typebox'
@@ -12,7 +12,7 @@ const addFormats = addFormatsModule.default
 
 const RFC3339 = new RegExp(RFC3339_PATTERN)
 
-/** RFC 3339 date-time as DESIGN §3 accepts it: a real calendar date, no leap second, an offset. */
+/** RFC 3339 date-time as docs/DESIGN.md §3 accepts it: a real calendar date, no leap second, an offset. */
 export function isRfc3339DateTime (value: string): boolean {
   if (!RFC3339.test(value)) return false
   const year = Number(value.slice(0, 4))

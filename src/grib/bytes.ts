@@ -9,6 +9,9 @@ export function u32 (b: Uint8Array, o: number): number {
   return b[o] * 0x1000000 + b[o + 1] * 0x10000 + b[o + 2] * 0x100 + b[o + 3]
 }
 
+/** A 4-octet field with every bit set: GRIB2's "missing" for unsigned integers. */
+export function isMissing32 (v: number): boolean { return v === 0xffffffff }
+
 // GRIB2 writes signed integers as sign and magnitude (highest bit = sign), not two's complement.
 export function s8 (b: Uint8Array, o: number): number {
   const v = b[o]

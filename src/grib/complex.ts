@@ -5,7 +5,7 @@
 import { BitReader, bytesFor, sN, uN } from './bytes.js'
 import { GribError } from './errors.js'
 import { power } from './scaling.js'
-import type { DataParams } from './sections.js'
+import type { DataParams } from './section5.js'
 
 // Integer values before scaling. Reused across calls (one per worker thread): a 0.25° field is
 // 1M values, and allocating 8 MB per decode would dominate small files.

@@ -1,6 +1,6 @@
-// Nearest grid point by index rounding (DESIGN §3): counted from the southern and western edges
+// Nearest grid point by index rounding (docs/DESIGN.md §3): counted from the southern and western edges
 // whatever the scanning mode, ties to the larger latitude/longitude, longitudes modulo 360.
-import type { LatLonGrid } from './sections.js'
+import type { LatLonGrid } from './section3.js'
 
 export interface GridPoint {
   index: number // position in the decoded array, for the grid's scanning mode

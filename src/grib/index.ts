@@ -10,8 +10,10 @@ export { gridPointIndex, indexOf, normalizeLongitude } from './grid.js'
 export type { GridPoint } from './grid.js'
 export { parseIdx, findIdx, isobaricLevelText } from './idx.js'
 export type { IdxEntry } from './idx.js'
-export { MAX_POINTS } from './sections.js'
-export type { LatLonGrid, Level, DataParams } from './sections.js'
+export { MAX_POINTS } from './section3.js'
+export type { LatLonGrid } from './section3.js'
+export type { Level } from './section4.js'
+export type { DataParams } from './section5.js'
 export { parameterName, PACKING_NAMES, LEVEL_TYPES } from './tables.js'
 
 /** Load what decoding needs asynchronously (the JPEG 2000 WebAssembly codec). Idempotent. */

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module'
 import { u16, u32 } from './bytes.js'
 import { GribError } from './errors.js'
 import { power } from './scaling.js'
-import type { DataParams } from './sections.js'
+import type { DataParams } from './section5.js'
 
 interface FrameInfo { width: number, height: number, bitsPerSample: number, componentCount: number, isSigned: boolean }
 interface J2KDecoder {

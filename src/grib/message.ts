@@ -2,8 +2,12 @@
 // offsets its decoder will need. No value is decoded here.
 import { u32 } from './bytes.js'
 import { GribError } from './errors.js'
-import { readDataHeader, readDataRepresentation, readGrid, readProduct, readSection1 } from './sections.js'
-import type { LatLonGrid, Level } from './sections.js'
+import { readSection1 } from './section1.js'
+import { readGrid } from './section3.js'
+import { readProduct } from './section4.js'
+import { readDataHeader, readDataRepresentation } from './section5.js'
+import type { LatLonGrid } from './section3.js'
+import type { Level } from './section4.js'
 import { parameterName } from './tables.js'
 
 export interface GribField {

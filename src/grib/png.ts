@@ -4,7 +4,7 @@ import { decode as decodePng } from 'fast-png'
 import { u32 } from './bytes.js'
 import { GribError } from './errors.js'
 import { power } from './scaling.js'
-import type { DataParams } from './sections.js'
+import type { DataParams } from './section5.js'
 
 export function decode (p: DataParams, data: Uint8Array, out: Float32Array): void {
   const n = out.length

@@ -2,7 +2,7 @@
 import { BitReader, bytesFor } from './bytes.js'
 import { GribError } from './errors.js'
 import { power } from './scaling.js'
-import type { DataParams } from './sections.js'
+import type { DataParams } from './section5.js'
 
 /** Decode section 7 payload `data` into `out` (length = values coded, before the bitmap pass). */
 export function decode (p: DataParams, data: Uint8Array, out: Float32Array): void {

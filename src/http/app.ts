@@ -1,24 +1,23 @@
 // The polka app: routes from the contract's route table, one wrapper that does everything
-// around a handler in DESIGN §3's order (route → key → rate → body → handler), one problem renderer.
+// around a handler in docs/DESIGN.md §3's order (route → key → rate → body → handler), one
+// problem renderer.
 import polka from 'polka'
 import type { ServerResponse } from 'node:http'
 import { randomUUID } from 'node:crypto'
 import { parse as parsePattern } from 'regexparam'
-import { ROUTES, type RouteSpec } from '../contract/routes.js'
+import { servedRoutes, type RouteSpec } from '../contract/routes.js'
 import { validate } from '../contract/validate.js'
 import { buildOpenApi } from '../contract/openapi.js'
 import { compileSerializer, type Serializer } from '../contract/serialize.js'
 import { HttpProblem, sendProblem } from './problem.js'
 import { readJsonBody } from './body.js'
-import { admitProfile, authenticate, checkAdmin } from './auth.js'
+import { admit, authenticate, checkAdmin } from './auth.js'
 import type { AloftRequest, AppDeps, Handler, Reply } from './context.js'
 import { accountHandlers } from './routes/accounts.js'
 import { metaHandlers } from './routes/meta.js'
 import { profileHandlers } from './routes/profile.js'
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
-/** Routes that any origin may read from a browser (no key involved). */
-const PUBLIC_CORS = new Set(['capabilities_v1_atmosphere_capabilities_get', 'openapi', 'problem_page'])
 
 export interface App {
   /** The Node request listener. */
@@ -33,7 +32,7 @@ export interface App {
 
 export function createApp (deps: AppDeps): App {
   const { config, logger, metrics } = deps
-  const routes = ROUTES.filter((r) => r.security !== 'admin' || config.adminToken !== undefined)
+  const routes = servedRoutes(config.adminToken)
   const openapi = JSON.stringify(buildOpenApi(routes))
   const handlers: Record<string, Handler<any>> = {
     ...metaHandlers(deps, openapi),
@@ -113,28 +112,23 @@ export function createApp (deps: AppDeps): App {
   for (const route of routes) {
     const handle = handlers[route.operationId]
     if (handle === undefined) throw new Error(`no handler for ${route.operationId}`)
-    const isProfile = route.operationId === 'get_atmospheric_profile'
+    // The stores take one rate token per admission; a costlier route needs them to take more.
+    if (route.admissionCost > 1) throw new Error(`${route.operationId}: admission costs above 1 token are not supported`)
     const serialize = route.success.schema === undefined ? JSON.stringify : compileSerializer(route.success.schema)
     const method = route.method.toLowerCase() as 'get' | 'post' | 'delete'
     router[method](route.path, async (req, res) => {
       req.routeId = route.operationId
-      if (PUBLIC_CORS.has(route.operationId)) res.setHeader('Access-Control-Allow-Origin', '*')
+      if (route.cors) res.setHeader('Access-Control-Allow-Origin', '*')
       let accountId = ''
-      if (isProfile) accountId = await admitProfile(req, res, deps)
-      else if (route.security === 'api_key') accountId = await authenticate(req, deps.store)
-      if (route.security === 'admin') checkAdmin(req, config.adminToken as string)
-      let body: unknown
-      if (route.body !== undefined) {
-        const raw = await readJsonBody(req)
-        if (raw === undefined) {
-          throw new HttpProblem('invalid_request', { detail: 'A JSON body is required.', errors: [{ loc: ['body'], msg: 'Field required', type: 'missing' }] })
-        }
-        const checked = validate(route.body, raw)
-        if (!checked.ok) {
-          throw new HttpProblem('invalid_request', { detail: `The body does not match ${String(route.body.$id)}: ${checked.errors.length} error(s).`, errors: checked.errors })
-        }
-        body = checked.value
+      if (route.auth === 'api_key') {
+        accountId = route.admissionCost > 0
+          ? await admit(req, res, deps, route.unauthorizedTitle)
+          : await authenticate(req, deps.store, route.unauthorizedTitle)
+      } else if (route.auth === 'admin') {
+        checkAdmin(req, config.adminToken as string)
       }
+      let body: unknown
+      if (route.body !== undefined) body = await readBody(req, route.body)
       const reply = await handle({ req, res, body, accountId, params: req.params })
       send(res, reply, route.success.status, serialize)
     })
@@ -144,6 +138,23 @@ export function createApp (deps: AppDeps): App {
   const dispatch = router.handler as unknown as (req: AloftRequest, res: ServerResponse) => void
   app.handler = (req, res) => { dispatch(req as AloftRequest, res) }
   return app
+}
+
+/** The validated JSON body of a route that takes one. */
+async function readBody (req: AloftRequest, spec: NonNullable<RouteSpec['body']>): Promise<unknown> {
+  const raw = await readJsonBody(req, spec.limitBytes)
+  if (raw === undefined) {
+    throw new HttpProblem('invalid_request', {
+      detail: 'A JSON body is required.', errors: [{ loc: ['body'], msg: 'Field required', type: 'missing' }]
+    })
+  }
+  const checked = validate(spec.schema, raw)
+  if (!checked.ok) {
+    throw new HttpProblem('invalid_request', {
+      detail: `The body does not match ${String(spec.schema.$id)}: ${checked.errors.length} error(s).`, errors: checked.errors
+    })
+  }
+  return checked.value
 }
 
 function send (res: ServerResponse, reply: Reply, defaultStatus: number, serialize: Serializer): void {

@@ -1,12 +1,9 @@
 // API-key and operator-token checks. Store outages become 503 within a bounded time.
 import { timingSafeEqual, createHash } from 'node:crypto'
-import { StoreUnavailableError, type AccountStore } from '../accounts/store.js'
-import { PROFILE_UNAUTHORIZED_TITLE } from '../contract/codes.js'
 import type { ServerResponse } from 'node:http'
-import { HttpProblem, retryAfterSeconds } from './problem.js'
+import { StoreUnavailableError, type AccountStore } from '../accounts/store.js'
+import { HttpProblem, retryAfterSeconds, storeUnavailable } from './problem.js'
 import type { AloftRequest, AppDeps } from './context.js'
-
-export const STORE_RETRY_AFTER_SECONDS = 5
 
 /**
  * Runs a store call; an outage is a 503 service_unavailable. The stores bound their own time (the
@@ -16,12 +13,7 @@ export async function withStore<T> (call: () => Promise<T>): Promise<T> {
   try {
     return await call()
   } catch (err) {
-    if (err instanceof StoreUnavailableError) {
-      throw new HttpProblem('service_unavailable', {
-        detail: 'The account store is unreachable; try again shortly.',
-        headers: { 'Retry-After': STORE_RETRY_AFTER_SECONDS }
-      })
-    }
+    if (err instanceof StoreUnavailableError) throw storeUnavailable()
     throw err
   }
 }
@@ -42,29 +34,34 @@ function refused (reason: 'invalid_api_key' | 'revoked_api_key', title: string |
   })
 }
 
-/** The account behind the request's X-API-Key, or the 401/503 problem. */
-export async function authenticate (req: AloftRequest, store: AccountStore): Promise<string> {
-  const secret = presentedKey(req, undefined)
+/** The account behind the request's X-API-Key, or the 401/503 problem (`title`: the route's 401 title). */
+export async function authenticate (req: AloftRequest, store: AccountStore, title?: string): Promise<string> {
+  const secret = presentedKey(req, title)
   const result = await withStore(() => store.authenticate(secret))
-  if (!result.ok) throw refused(result.reason, undefined)
+  if (!result.ok) throw refused(result.reason, title)
   req.accountId = result.account_id
   return result.account_id
 }
 
 /**
- * The profile route's key and rate limit in one store call (DESIGN §3's order: a bad key is a 401
- * before any rate is taken). Sets the RateLimit-* headers; 429 when the bucket is empty.
+ * Key and request rate in one store call (docs/DESIGN.md §3's order: a bad key is a 401 before any
+ * rate is taken). Sets the RateLimit-* headers; 429 when the bucket is empty.
  */
-export async function admitProfile (req: AloftRequest, res: ServerResponse, deps: AppDeps): Promise<string> {
-  const secret = presentedKey(req, PROFILE_UNAUTHORIZED_TITLE)
+export async function admit (req: AloftRequest, res: ServerResponse, deps: AppDeps, title?: string): Promise<string> {
+  const secret = presentedKey(req, title)
   const admission = await withStore(() => deps.store.admit(secret, deps.now?.()))
-  if (!admission.ok) throw refused(admission.reason, PROFILE_UNAUTHORIZED_TITLE)
+  if (!admission.ok) throw refused(admission.reason, title)
   req.accountId = admission.account_id
   const rate = admission.rate
   if (!rate.allowed) {
     throw new HttpProblem('rate_limited', {
       detail: `This account may make ${deps.config.ratePerSecond} profile requests per second (bursts of ${deps.config.rateBurst}).`,
-      headers: { 'RateLimit-Limit': rate.limit, 'RateLimit-Remaining': rate.remaining, 'RateLimit-Reset': rate.reset_seconds, 'Retry-After': retryAfterSeconds(rate.retry_after_seconds) }
+      headers: {
+        'RateLimit-Limit': rate.limit,
+        'RateLimit-Remaining': rate.remaining,
+        'RateLimit-Reset': rate.reset_seconds,
+        'Retry-After': retryAfterSeconds(rate.retry_after_seconds)
+      }
     })
   }
   res.setHeader('RateLimit-Limit', rate.limit)

@@ -1,7 +1,6 @@
-// Reads a JSON request body: media type, 64 KiB limit, well-formed JSON, finite numbers.
+// Reads a JSON request body: media type, the route's size limit, well-formed JSON, finite numbers.
 import type { IncomingMessage } from 'node:http'
 import { isUtf8 } from 'node:buffer'
-import { LIMITS } from '../contract/limits.js'
 import { HttpProblem } from './problem.js'
 
 function isJsonMediaType (contentType: string): boolean {
@@ -51,7 +50,7 @@ function readLimited (req: IncomingMessage, limit: number): Promise<Buffer> {
  * The parsed body, or `undefined` when the request has none (the schema then reports it as
  * missing). Non-finite numbers (e.g. 1e400) are refused here: JSON.parse would make them Infinity.
  */
-export async function readJsonBody (req: IncomingMessage): Promise<unknown> {
+export async function readJsonBody (req: IncomingMessage, limitBytes: number): Promise<unknown> {
   const contentType = req.headers['content-type']
   const hasBody = (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') || req.headers['transfer-encoding'] !== undefined
   if (contentType === undefined) {
@@ -61,7 +60,7 @@ export async function readJsonBody (req: IncomingMessage): Promise<unknown> {
   if (!isJsonMediaType(contentType)) {
     throw new HttpProblem('unsupported_media_type', { detail: `Content-Type ${JSON.stringify(contentType.slice(0, 100))} is not accepted; send application/json (UTF-8).` })
   }
-  const bytes = await readLimited(req, LIMITS.maxBodyBytes)
+  const bytes = await readLimited(req, limitBytes)
   if (bytes.length === 0) return undefined
   if (!isUtf8(bytes)) throw new HttpProblem('invalid_json', { detail: 'The body is not valid UTF-8.' })
   // A leading byte-order mark is allowed and skipped (as a UTF-8 decoder does).

@@ -20,6 +20,14 @@ export class HttpProblem extends Error {
   }
 }
 
+/** How long callers are asked to wait while the account store is unreachable. */
+export const STORE_RETRY_AFTER_SECONDS = 5
+
+/** The one answer for "the account store cannot be reached": 503 service_unavailable with Retry-After. */
+export function storeUnavailable (detail = 'The account store is unreachable; try again shortly.'): HttpProblem {
+  return new HttpProblem('service_unavailable', { detail, headers: { 'Retry-After': STORE_RETRY_AFTER_SECONDS } })
+}
+
 /** Seconds until `retry` answers make sense again, as the integer ≥ 1 Retry-After needs. */
 export function retryAfterSeconds (seconds: number): number {
   return Math.max(1, Math.ceil(seconds))

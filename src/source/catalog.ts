@@ -1,4 +1,4 @@
-// Which (run, step) pairs a source holds, and the nearest-model-time rule of DESIGN §3.
+// Which (run, step) pairs a source holds, and the nearest-model-time rule of docs/DESIGN.md §3.
 // Discovery (listings) is free for accounts; it is cached per day and refreshed after `refreshMs`.
 import { SourceError } from './errors.js'
 import { HOUR_MS, dayText, isoTime, validTime, type RunStep } from './gfs.js'
@@ -18,7 +18,7 @@ export interface TimeChoice {
 }
 
 /**
- * DESIGN §3: the valid time nearest `time`, ties to the later one, within `maxOffsetMs`
+ * docs/DESIGN.md §3: the valid time nearest `time`, ties to the later one, within `maxOffsetMs`
  * inclusive; else outside_source_coverage naming the nearest valid times on each side.
  */
 export function chooseTime (entries: readonly RunStep[], time: number, maxOffsetMs: number): TimeChoice {

@@ -1,5 +1,5 @@
 // Public API of aloft's GFS source room: which (run, step) pairs a source holds, which one and
-// which grid point answer a request (DESIGN §3), and the unit of GRIB2 bytes to fetch for it.
+// which grid point answer a request (docs/DESIGN.md §3), and the unit of GRIB2 bytes to fetch for it.
 //
 //   const source = createSource({ setting: config.source, cacheDir: config.cacheDir,
 //     maxTimeOffsetHours: config.maxTimeOffsetHours, registry, store, logger,
@@ -19,7 +19,7 @@
 import type { Registry } from 'prom-client'
 import type { AccountStore } from '../accounts/store.js'
 import type { SourceSetting } from '../config.js'
-import { BucketAdapter, DirectoryAdapter, FilterAdapter, NOAA_DEFAULTS, NoaaAdapter, type Adapter } from './adapters.js'
+import { BucketAdapter, DirectoryAdapter, FilterAdapter, NOAA_DEFAULTS, NoaaAdapter, type Adapter } from './adapters/index.js'
 import type { FetcherOptions } from './fetcher.js'
 import type { HttpOptions } from './http.js'
 import { Source, type SourceLogger } from './source.js'
@@ -29,7 +29,7 @@ export { SourceError, type SourceErrorCode } from './errors.js'
 export { Source } from './source.js'
 export type { Quality, ResolveRequest, Resolution, SourceDescription, SourceLogger, SourcePoint } from './source.js'
 export type { FetchedUnit } from './fetcher.js'
-export type { FetchUnit, Origin } from './adapters.js'
+export type { FetchUnit, Origin } from './adapters/index.js'
 export { chooseTime } from './catalog.js'
 export { bucketKey, filterQuery, fileUnitKey, isoTime, tileOf, tileUnitKey, GLOBAL_0P25 } from './gfs.js'
 
@@ -39,7 +39,7 @@ export interface SourceOptions {
   registry: Registry
   store: AccountStore
   logger: SourceLogger
-  /** DESIGN §3: how far (inclusive) the nearest model time may lie; default 3 h. */
+  /** docs/DESIGN.md §3: how far (inclusive) the nearest model time may lie; default 3 h. */
   maxTimeOffsetHours?: number
   /** Whether the caller's decoded-unit cache holds a unit (also settable later: setIsCached). */
   isCached?: (unitKey: string) => boolean

@@ -1,8 +1,8 @@
-// The Source: catalog + adapter + fetcher, and the resolve rules of DESIGN §3.
+// The Source: catalog + adapter + fetcher, and the resolve rules of docs/DESIGN.md §3.
 import type { Registry } from 'prom-client'
 import type { AccountStore } from '../accounts/store.js'
 import { gridPointIndex, normalizeLongitude, type LatLonGrid } from '../grib/index.js'
-import type { Adapter, FetchUnit } from './adapters.js'
+import type { Adapter, FetchUnit } from './adapters/index.js'
 import { Catalog, chooseTime } from './catalog.js'
 import { DiskCache } from './disk-cache.js'
 import { SourceError, UpstreamFailure } from './errors.js'
@@ -141,7 +141,7 @@ export class Source {
   }
 
   /**
-   * Choose (run, step) and grid point for a request (DESIGN §3), before any fetch:
+   * Choose (run, step) and grid point for a request (docs/DESIGN.md §3), before any fetch:
    * outside_source_coverage (404) when the point rounds off the grid or no valid time lies
    * within the offset; daily_allowance_exhausted (429) when a fetch is needed, the allowance is
    * spent and no cached run has the chosen valid time.

@@ -1,5 +1,5 @@
 // Our plain AtmosphereLevel / VerticalCoverage must be what the contract's schemas accept: same
-// fields, and every output of the golden columns inside the seed's bounds (2.3, 2.4).
+// fields, and every output of the golden columns inside the bounds of docs/INTERFACE.md §2.3, §2.4.
 import { readFileSync } from 'node:fs'
 import t from 'tap'
 import * as contract from '../../src/contract/schemas.js'

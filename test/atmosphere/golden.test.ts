@@ -55,7 +55,7 @@ for (const [casesFile, columnsFile, source] of [
         const raw = columns.find(col => col.name === c.name)
         if (raw === undefined) throw new Error(`no raw column for ${c.name}`)
         t.equal(raw.file, c.file)
-        // The script picked the point by DESIGN §3's rounding; the case records the same point.
+        // The script picked the point by docs/DESIGN.md §3's rounding; the case records the same point.
         t.equal(raw.sampled_latitude, c.expected.sampled_latitude)
         t.equal(raw.sampled_longitude, c.expected.sampled_longitude)
 

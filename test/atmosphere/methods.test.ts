@@ -1,10 +1,10 @@
-// Provenance strings must match the seed (2.5) and DESIGN §3–4 verbatim: responses and capabilities share them.
+// Provenance strings must match docs/INTERFACE.md §2.5 and docs/DESIGN.md §3–4 verbatim: responses and capabilities share them.
 import t from 'tap'
 import {
   INTERFACE_VERSION, METHODS, PROCESSING_VERSION, PROVENANCE_DEFAULTS, SATURATION_FORMULA_LABEL, SOURCE_FACTS
 } from '../../src/atmosphere/methods.js'
 
-t.test('seed 2.5 defaults', async t => {
+t.test('docs/INTERFACE.md §2.5 defaults', async t => {
   t.equal(PROCESSING_VERSION, 'atmosphere-0.1.0')
   t.equal(INTERFACE_VERSION, '0.1.0')
   t.same(METHODS, {
@@ -18,7 +18,7 @@ t.test('seed 2.5 defaults', async t => {
   t.ok(METHODS.humidity_convention.endsWith(SATURATION_FORMULA_LABEL))
 })
 
-t.test('DESIGN §3 source facts', async t => {
+t.test('docs/DESIGN.md §3 source facts', async t => {
   t.equal(SOURCE_FACTS.model, 'NOAA NCEP Global Forecast System (GFS)')
   t.equal(SOURCE_FACTS.dataset, 'GFS 0.25 degree global, pressure levels (pgrb2.0p25)')
   t.equal(SOURCE_FACTS.grid_spacing_degrees, 0.25)

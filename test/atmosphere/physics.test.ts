@@ -1,4 +1,4 @@
-// Worked or published values for each formula of DESIGN §4.
+// Worked or published values for each formula of docs/DESIGN.md §4.
 import t, { type Test } from 'tap'
 import {
   EARTH_RADIUS_M, EPSILON, NCEP_EPSILON, geometricHeight, moistAirDensity, ncepSaturationIce,

@@ -27,7 +27,7 @@ function randomColumn (r: () => number): { surface: number, levels: LevelInput[]
       tmp_k: Math.fround(180 + r() * 140),
       ugrd_ms: Math.fround(-80 + r() * 160),
       vgrd_ms: Math.fround(-80 + r() * 160),
-      // RH < 100: where NCEP's e_s reaches p (hot, thin air) DESIGN's inversion gives q = RH/100.
+      // RH < 100: where NCEP's e_s reaches p (hot, thin air) the design's inversion (docs/DESIGN.md §4) gives q = RH/100.
       ...(rhOnly ? { rh_pct: Math.fround(r() * 99.9) } : { spfh_kg_kg: Math.fround(r() * 0.03) })
     })
     h += 20 + r() * 3000

@@ -1,4 +1,4 @@
-// gridPointIndex: DESIGN §3 index rounding on real fixture grids.
+// gridPointIndex: docs/DESIGN.md §3 index rounding on real fixture grids.
 import t from 'tap'
 import { decodeField, gridPointIndex, normalizeLongitude, scanMessages } from '../../src/grib/index.js'
 import { expectedFile, fixture } from './helpers.js'

@@ -9,7 +9,7 @@ import type { TSchema } from '@sinclair/typebox'
 import { loadConfig } from '../../src/config.js'
 import { createLogger } from '../../src/logger.js'
 import { createMetrics } from '../../src/metrics.js'
-import { startService, type RunningService } from '../../src/http/server.js'
+import { startService, type RunningService } from '../../src/service.js'
 import { createStore, type AccountStore } from '../../src/accounts/index.js'
 import { validatorFor } from '../../src/contract/validate.js'
 

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Test } from 'tap'
-import { inventory } from '../../src/source/upstream/inventory.js'
-import { startUpstream, type UpstreamServer } from '../../src/source/upstream/server.js'
+import { inventory } from '../../src/standin/inventory.js'
+import { startUpstream, type UpstreamServer } from '../../src/standin/server.js'
 
 const GRIB = fileURLToPath(new URL('../fixtures/grib/', import.meta.url))
 const PORBI = 'Porbi96+GFS-forecast-web-app/'

@@ -22,7 +22,7 @@ async function outcome (body: Promise<unknown>): Promise<unknown> {
 
 t.test('a request closed before its body ended rejects', async (t) => {
   const req = request()
-  const body = readJsonBody(req)
+  const body = readJsonBody(req, 64 * 1024)
   req.push('{"latitude":')
   req.destroy()
   t.equal(await outcome(body), 'the request closed before its body ended')
@@ -30,7 +30,7 @@ t.test('a request closed before its body ended rejects', async (t) => {
 
 t.test('a request stream that fails rejects with its error', async (t) => {
   const req = request()
-  const body = readJsonBody(req)
+  const body = readJsonBody(req, 64 * 1024)
   req.push('{"latitude":')
   req.destroy(new Error('aborted'))
   t.equal(await outcome(body), 'aborted')
@@ -38,7 +38,7 @@ t.test('a request stream that fails rejects with its error', async (t) => {
 
 t.test('a body that arrives in several chunks is joined', async (t) => {
   const req = request()
-  const body = readJsonBody(req)
+  const body = readJsonBody(req, 64 * 1024)
   req.push('{"latitude":')
   req.push('52}')
   req.push(null)

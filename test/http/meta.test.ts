@@ -25,7 +25,7 @@ t.test('capabilities need no key and carry the configured limits and methods', a
   t.equal(body.source.time_coverage.max_time_offset_hours, 3)
 })
 
-t.test('/openapi.json is valid OpenAPI 3.1 with the seed operation ids and the X-API-Key scheme', async (t) => {
+t.test('/openapi.json is valid OpenAPI 3.1 with the interface operation ids and the X-API-Key scheme', async (t) => {
   const res = await fetch(`${svc.url}/openapi.json`)
   t.equal(res.status, 200)
   const doc = await res.json() as any

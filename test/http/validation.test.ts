@@ -1,5 +1,5 @@
 // The profile body is checked against AtmosphereRequest: each bad input is a 400 invalid_request
-// whose `errors` point at the failing field (seed 2.1, DESIGN §3).
+// whose `errors` point at the failing field (docs/INTERFACE.md §2.1, docs/DESIGN.md §3).
 import t from 'tap'
 import { startTestService, expectProblem } from '../helpers/service.js'
 

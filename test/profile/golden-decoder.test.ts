@@ -4,8 +4,8 @@ import t, { type Test } from 'tap'
 import { readFile } from 'node:fs/promises'
 import { scanMessages, gridPointIndex } from '../../src/grib/index.js'
 import { buildColumn, computeProfile, createColumn, fillColumn } from '../../src/atmosphere/index.js'
-import { decodeTile } from '../../src/profile/tile.js'
-import { tileColumn } from '../../src/profile/column.js'
+import { decodeTile } from '../../src/field/index.js'
+import { tileColumn } from '../../src/field/index.js'
 
 interface Case {
   name: string

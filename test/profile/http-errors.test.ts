@@ -1,4 +1,4 @@
-// The data path's refusals through HTTP, in DESIGN §3's order: 404 outside the source's area or
+// The data path's refusals through HTTP, in docs/DESIGN.md §3's order: 404 outside the source's area or
 // time, 429 when the allowance is spent and nothing cached serves, 502/503 from upstream, 409.
 import t from 'tap'
 import { writeFile, mkdir } from 'node:fs/promises'

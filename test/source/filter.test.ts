@@ -4,7 +4,7 @@ import t from 'tap'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { decodeField, gridPointIndex, indexOf, scanMessages } from '../../src/grib/index.js'
-import { boxIndices, cutField, packSimple } from '../../src/source/upstream/grib-writer.js'
+import { boxIndices, cutField, packSimple } from '../../src/standin/grib-writer.js'
 import { startSampleUpstream } from '../helpers/upstream.js'
 import { at, harness, metricValue, rejection } from './helpers.js'
 

@@ -1,4 +1,4 @@
-// Nearest model time and grid point over the 2020 sample runs (DESIGN §3), from a mirror
+// Nearest model time and grid point over the 2020 sample runs (docs/DESIGN.md §3), from a mirror
 // directory laid out as the bucket: resolve decides before any fetch.
 import t from 'tap'
 import { SourceError, chooseTime } from '../../src/source/index.js'

@@ -2,10 +2,13 @@
 import type { Capabilities } from '../../contract/schemas.js'
 import { ALTITUDE_REFERENCES, QUALITY_OPTIONS } from '../../contract/schemas.js'
 import { LIMITS } from '../../contract/limits.js'
+import { routeById } from '../../contract/routes.js'
 import { INTERFACE_VERSION, METHODS, PROCESSING_VERSION, SOURCE_FACTS } from '../../atmosphere/methods.js'
 import type { Config } from '../../config.js'
 import type { SourceDescription } from '../../source/index.js'
 
+/** The profile route's body limit, as the route table sets it. */
+const PROFILE_BODY_LIMIT = routeById('get_atmospheric_profile').body?.limitBytes ?? 0
 
 const FIELDS: Capabilities['fields'] = [
   { name: 'altitude_agl_m', unit: 'm', description: 'height above the ground elevation used' },
@@ -51,7 +54,7 @@ export function buildCapabilities (config: Config, source: SourceDescription | u
       longitude: { ...LIMITS.longitude },
       ground_elevation_m_msl: { ...LIMITS.groundElevation },
       key_name_length: { ...LIMITS.keyNameLength },
-      max_body_bytes: LIMITS.maxBodyBytes,
+      max_body_bytes: PROFILE_BODY_LIMIT,
       allowance_kind: 'daily_upstream_attempts',
       period: 'utc_day',
       daily_upstream_attempts: config.dailyAllowance,

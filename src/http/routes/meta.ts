@@ -1,7 +1,7 @@
 // Health, readiness, metrics, OpenAPI, problem pages and capabilities: the routes without a key.
 import type { Health } from '../../contract/schemas.js'
-import { HttpProblem } from '../problem.js'
-import { STORE_RETRY_AFTER_SECONDS, withStore } from '../auth.js'
+import { StoreUnavailableError } from '../../accounts/store.js'
+import { HttpProblem, storeUnavailable } from '../problem.js'
 import type { AppDeps, Handler } from '../context.js'
 import { buildCapabilities } from './capabilities.js'
 import { isProblemCode, problemPage } from './pages.js'
@@ -12,13 +12,10 @@ export function metaHandlers (deps: AppDeps, openapi: string): Record<string, Ha
 
     readyz: async () => {
       try {
-        await withStore(() => deps.store.ping())
+        await deps.store.ping()
       } catch (err) {
-        if (!(err instanceof HttpProblem)) throw err
-        throw new HttpProblem('service_unavailable', {
-          detail: 'Not ready: the account store is unreachable.',
-          headers: { 'Retry-After': STORE_RETRY_AFTER_SECONDS }
-        })
+        if (err instanceof StoreUnavailableError) throw storeUnavailable('Not ready: the account store is unreachable.')
+        throw err
       }
       return { body: { status: 'ok', checks: { account_store: 'ok' } } satisfies Health, headers: { 'Cache-Control': 'no-store' } }
     },

@@ -1,7 +1,7 @@
-// Reads one grid point's column straight out of a tile (no copy): the atmosphere room's
-// ColumnSource over the tile's strides.
-import type { ColumnSource, LevelSeries } from '../atmosphere/index.js'
-import { VAR, tileOffset, type TileLayout, type TileVariable } from './tile.js'
+// One grid point's column read straight out of a tile (no copy): the atmosphere room's
+// ColumnSource over the tile's strides, and a filled column of its own for keeping.
+import { createColumn, fillColumn, type Column, type ColumnSource, type LevelSeries } from '../atmosphere/index.js'
+import { VAR, tileOffset, type TileLayout, type TileVariable } from './layout.js'
 
 /** The column at source-grid column i, row j of a tile. */
 export function tileColumn (layout: TileLayout, values: Float32Array, i: number, j: number): ColumnSource {
@@ -20,4 +20,9 @@ export function tileColumn (layout: TileLayout, values: Float32Array, i: number,
     spfh_kg_kg: layout.present[VAR.SPFH] ? series('SPFH') : null,
     rh_pct: layout.present[VAR.RH] ? series('RH') : null
   }
+}
+
+/** The filled column at (i, j) of a tile, in arrays of its own (so it can be kept and reused). */
+export function columnOf (layout: TileLayout, values: Float32Array, i: number, j: number): Column {
+  return fillColumn(tileColumn(layout, values, i, j), createColumn(layout.levelsPa.length))
 }

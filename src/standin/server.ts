@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { readdir, readFile, stat } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { join, normalize, sep } from 'node:path'
-import { scanMessages, type GribField } from '../../grib/index.js'
+import { scanMessages, type GribField } from '../grib/index.js'
 import { cutField, type Box } from './grib-writer.js'
 
 export type FailMode =

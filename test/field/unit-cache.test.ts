@@ -1,6 +1,6 @@
 // The decoded-unit cache: a byte budget, least recently used out first, one load per key.
 import t from 'tap'
-import { UnitCache } from '../../src/profile/cache.js'
+import { UnitCache } from '../../src/field/index.js'
 
 const unit = (bytes: number, name = '') => ({ bytes, name })
 

@@ -1,6 +1,6 @@
 // A NOAA-format `.idx` inventory of a GRIB2 file (`n:offset:d=YYYYMMDDHH:VAR:LEVEL:STEP:`), for
 // serving sample files in the bucket layout with the inventories NOAA puts beside its own.
-import { isobaricLevelText, scanMessages } from '../../grib/index.js'
+import { isobaricLevelText, scanMessages } from '../grib/index.js'
 
 export function inventory (bytes: Uint8Array): string {
   const lines: string[] = []

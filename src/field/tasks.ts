@@ -1,10 +1,8 @@
-// The work a pool worker does, as plain functions shared by both sides: the worker module
-// exports them as named tasks, and the main thread can call `interpolate` directly on the same
-// shared tile (ALOFT_INTERPOLATE=main). Message shapes live here once.
+// The decode task a pool worker runs, as a plain function shared by both sides: the worker module
+// (workers/tasks.ts) exports it as the named task `decode`. Message shapes live here once.
 import { scanMessages, initGrib, GribError, type GribField } from '../grib/index.js'
-import { computeProfile, createColumn, fillColumn, type Column, type ProfileRequest, type ProfileResult } from '../atmosphere/index.js'
-import { decodeTile, TileError, type GridBox, type TileLayout } from './tile.js'
-import { tileColumn } from './column.js'
+import { decodeTile } from './decode.js'
+import { TileError, type GridBox, type TileLayout } from './layout.js'
 
 export interface DecodeTask {
   /** The unit's GRIB2 bytes, on a SharedArrayBuffer so nothing is copied across threads. */
@@ -21,14 +19,6 @@ export interface DecodedTile {
   /** On a SharedArrayBuffer: shared with every thread, never copied. */
   values: Float32Array
   fieldCount: number
-}
-
-export interface InterpolateTask {
-  layout: TileLayout
-  values: Float32Array
-  i: number
-  j: number
-  request: ProfileRequest
 }
 
 /**
@@ -60,19 +50,4 @@ export async function decode (task: DecodeTask): Promise<DecodeResult> {
     if (err instanceof TileError || err instanceof GribError) return { ok: false, detail: err.message }
     throw err
   }
-}
-
-// One column reused by every call on this thread: interpolation allocates only its output.
-let scratch: Column = createColumn(64)
-
-/** The filled column at (i, j) of a tile, in arrays of its own (so it can be kept and reused). */
-export function columnOf (layout: TileLayout, values: Float32Array, i: number, j: number): Column {
-  return fillColumn(tileColumn(layout, values, i, j), createColumn(layout.levelsPa.length))
-}
-
-export function interpolate (task: InterpolateTask): ProfileResult {
-  const n = task.layout.levelsPa.length
-  if (scratch.z_m.length < n) scratch = createColumn(n)
-  const column = fillColumn(tileColumn(task.layout, task.values, task.i, task.j), scratch)
-  return computeProfile(column, task.request)
 }

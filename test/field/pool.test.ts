@@ -2,8 +2,9 @@
 // reads the same tile without a copy.
 import t from 'tap'
 import { readFile } from 'node:fs/promises'
-import { createPool } from '../../src/profile/pool.js'
-import { decode, interpolate } from '../../src/profile/tasks.js'
+import { createPool } from '../../src/field/index.js'
+import { decode } from '../../src/field/tasks.js'
+import { interpolate, interpolateInWorker } from '../../src/profile/task.js'
 import { gridPointIndex } from '../../src/grib/index.js'
 
 const fixtures = new URL('../fixtures/grib/', import.meta.url)
@@ -37,7 +38,7 @@ t.test('interpolating in a worker and on the main thread from the same tile agre
   const { layout, values } = result
   const point = gridPointIndex(layout.grid, 52.23, 21.01)!
   const task = { layout, values, i: point.i, j: point.j, request }
-  const inWorker = await pool.interpolate(task)
+  const inWorker = await interpolateInWorker(pool, task)
   const onMain = interpolate(task)
   t.same(inWorker, onMain)
   t.equal(onMain.ok, true)

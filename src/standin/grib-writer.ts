@@ -1,7 +1,7 @@
 // A small GRIB2 writer for the local upstream's grib filter: it re-encodes a cut-out of a field
 // with simple packing (template 5.0), as NOMADS repacks sub-regions. Sections 1 and 4 are copied
 // from the source message; section 3 is the source's grid template 3.0 with the new extent.
-import { decodeField, indexOf, type GribField } from '../../grib/index.js'
+import { decodeField, indexOf, type GribField } from '../grib/index.js'
 
 export interface Box {
   bottomlat: number

@@ -1,16 +1,18 @@
 // The worker pool (piscina). Units are decoded off the main thread; tiles come back on
-// SharedArrayBuffers, so neither side copies them.
+// SharedArrayBuffers, so neither side copies them. Each capability may add named tasks to the
+// worker module (workers/tasks.ts) and run them with `run`.
 import { Piscina } from 'piscina'
 import { fileURLToPath } from 'node:url'
 import { availableParallelism } from 'node:os'
-import type { DecodeResult, DecodeTask, InterpolateTask } from './tasks.js'
-import type { ProfileResult } from '../atmosphere/index.js'
+import type { DecodeResult, DecodeTask } from './tasks.js'
 
-/** The compiled worker module. Under tap (TypeScript sources) the build output is used. */
+/**
+ * The worker module beside this one. Under tap the sources run as TypeScript and workers inherit
+ * tap's loader, so the .ts module is used: never a stale build.
+ */
 function workerFile (): string {
   const here = import.meta.url
-  if (here.endsWith('.ts')) return fileURLToPath(new URL('../../dist/workers/profile.js', here))
-  return fileURLToPath(new URL('../../workers/profile.js', here))
+  return fileURLToPath(new URL(here.endsWith('.ts') ? '../../workers/tasks.ts' : '../../workers/tasks.js', here))
 }
 
 export interface PoolOptions {
@@ -21,7 +23,8 @@ export interface PoolOptions {
 
 export interface WorkerPool {
   decode: (task: DecodeTask) => Promise<DecodeResult>
-  interpolate: (task: InterpolateTask) => Promise<ProfileResult>
+  /** Runs the named task of the worker module (its result type is the task's). */
+  run: <R>(name: string, task: unknown) => Promise<R>
   utilization: () => number
   queueSize: () => number
   threads: () => number
@@ -39,7 +42,7 @@ export function createPool (options: PoolOptions = {}): WorkerPool {
   })
   return {
     decode: (task) => piscina.run(task, { name: 'decode' }) as Promise<DecodeResult>,
-    interpolate: (task) => piscina.run(task, { name: 'interpolate' }) as Promise<ProfileResult>,
+    run: <R>(name: string, task: unknown) => piscina.run(task, { name }) as Promise<R>,
     utilization: () => piscina.utilization,
     queueSize: () => piscina.queueSize,
     threads: () => piscina.threads.length,

@@ -1,0 +1,3 @@
+-- include: now today
+-- KEYS: allowance. ARGV: clock. Returns {used, ms_to_reset}.
+return {used, ms_to_reset}

@@ -1,0 +1,35 @@
+// Filled columns kept per decoded unit: filling one (heights, q from RH) costs more than
+// interpolating it, and callers come back to the same grid points. A unit's set goes with the
+// unit (WeakMap), and is cleared when it reaches COLUMNS_PER_UNIT (about 2.3 KB each).
+import type { Column } from '../atmosphere/index.js'
+import type { TileLayout } from './layout.js'
+import { columnOf } from './tile-column.js'
+
+export const COLUMNS_PER_UNIT = 512
+
+/** What a memo needs of a decoded unit. */
+export interface ColumnHolder {
+  layout: TileLayout
+  values: Float32Array
+}
+
+export class ColumnMemo {
+  readonly #columns = new WeakMap<ColumnHolder, Map<number, Column>>()
+
+  /** The filled column at (i, j) of `unit`, filled once and then reused. */
+  get (unit: ColumnHolder, i: number, j: number): Column {
+    let columns = this.#columns.get(unit)
+    if (columns === undefined) {
+      columns = new Map()
+      this.#columns.set(unit, columns)
+    }
+    const at = j * unit.layout.grid.ni + i
+    let column = columns.get(at)
+    if (column === undefined) {
+      column = columnOf(unit.layout, unit.values, i, j)
+      if (columns.size >= COLUMNS_PER_UNIT) columns.clear()
+      columns.set(at, column)
+    }
+    return column
+  }
+}

@@ -1,0 +1,140 @@
+// The one door to decoded data: a resolved unit (source) → decoded-unit cache → on a miss, fetch
+// (source: allowance, single flight, throttle) → decode in a worker into a shared tile. Profiles,
+// samples and trajectories all read tiles through here.
+import { Counter, Gauge, type Registry } from 'prom-client'
+import type { Column } from '../atmosphere/index.js'
+import type { Resolution, Source } from '../source/index.js'
+import { ColumnMemo } from './column-memo.js'
+import type { GridBox, TileLayout } from './layout.js'
+import type { WorkerPool } from './pool.js'
+import { UnitCache } from './unit-cache.js'
+
+/** A decoded unit (or block of one) in the cache. */
+export interface DecodedUnit {
+  key: string
+  unitKey: string
+  bytes: number
+  layout: TileLayout
+  values: Float32Array
+  run: Date
+  step: number
+  sha256: string
+  retrievedAt: Date
+}
+
+/** The source data of a unit cannot make columns; the contract's 502 unusable_source_column. */
+export class UnusableUnitError extends Error {
+  override readonly name = 'UnusableUnitError'
+  readonly code = 'unusable_source_column'
+  constructor (readonly detail: string) {
+    super(detail)
+  }
+}
+
+export interface FieldOptions {
+  source: Source
+  pool: WorkerPool
+  registry: Registry
+  /** Byte budget of decoded units kept in memory. */
+  cacheBytes: number
+}
+
+/** Block edge (grid points) of the decoded part of a file unit: 16° at 0.25°. */
+export const BLOCK = 64
+
+/** The BLOCK-aligned block of grid points holding (i, j); cut to the grid when decoded. */
+export function blockAround (point: { i: number, j: number }): GridBox {
+  return { i0: Math.floor(point.i / BLOCK) * BLOCK, j0: Math.floor(point.j / BLOCK) * BLOCK, ni: BLOCK, nj: BLOCK }
+}
+
+/** Cache key of a decoded unit: the source unit, and the block of it when only a block is decoded. */
+function decodedKey (unitKey: string, box: GridBox | undefined): string {
+  return box === undefined ? unitKey : `${unitKey}#${box.i0},${box.j0}`
+}
+
+export class Field {
+  readonly cache: UnitCache<DecodedUnit>
+  readonly pool: WorkerPool
+  readonly #source: Source
+  /** Decoded entries per source unit key, so the source knows what is cached. */
+  readonly #unitsCached = new Map<string, number>()
+  readonly #lookups: Counter<'result'>
+  readonly #columns = new ColumnMemo()
+
+  constructor (options: FieldOptions) {
+    this.#source = options.source
+    this.pool = options.pool
+    this.cache = new UnitCache<DecodedUnit>(options.cacheBytes, (_key, unit) => this.#count(unit.unitKey, -1))
+    options.source.setIsCached((unitKey) => (this.#unitsCached.get(unitKey) ?? 0) > 0)
+    const registers = [options.registry]
+    this.#lookups = new Counter({
+      name: 'aloft_decoded_cache_requests_total',
+      help: 'Lookups of the decoded-unit cache, by result (hit, miss)',
+      labelNames: ['result'],
+      registers
+    })
+    const { cache, pool } = this
+    /* eslint-disable no-new -- a collected gauge registers itself */
+    new Gauge({
+      name: 'aloft_decoded_cache_bytes', help: 'Bytes of decoded units held in memory', registers,
+      collect () { this.set(cache.stats.bytes) }
+    })
+    new Gauge({
+      name: 'aloft_worker_pool_utilization', help: 'Share of time the worker pool threads were busy since start (0..1)',
+      registers, collect () { this.set(pool.utilization()) }
+    })
+    new Gauge({
+      name: 'aloft_worker_pool_queue_size', help: 'Tasks waiting for a worker thread', registers,
+      collect () { this.set(pool.queueSize()) }
+    })
+    /* eslint-enable no-new */
+  }
+
+  #count (unitKey: string, delta: number): void {
+    const n = (this.#unitsCached.get(unitKey) ?? 0) + delta
+    if (n > 0) this.#unitsCached.set(unitKey, n)
+    else this.#unitsCached.delete(unitKey)
+  }
+
+  /**
+   * The decoded unit answering `resolution`: cached, joined to a load under way, or fetched
+   * (charged to `accountId`) and decoded. A filter unit is a small tile, decoded whole; a file
+   * unit (bucket, mirror) may be a global grid, so only the BLOCK × BLOCK block around the
+   * resolved point is decoded and kept. Throws the source's errors and UnusableUnitError.
+   */
+  async load (resolution: Resolution, accountId: string): Promise<{ unit: DecodedUnit, hit: boolean }> {
+    const box = resolution.unit.tile === undefined ? blockAround(resolution.point) : undefined
+    const { value: unit, hit } = await this.cache.get(decodedKey(resolution.unitKey, box), async () => {
+      const fetched = await this.#source.fetch(resolution, { accountId })
+      const shared = new Uint8Array(new SharedArrayBuffer(fetched.bytes.length))
+      shared.set(fetched.bytes)
+      // The source has verified the unit (GRIB2, run, step, fields) and scanned it already.
+      const decoded = await this.pool.decode({ bytes: shared, box, fields: fetched.fields })
+      if (!decoded.ok) throw new UnusableUnitError(`The source data cannot be used: ${decoded.detail}.`)
+      this.#count(fetched.unitKey, 1)
+      return {
+        // Upstream may have lost the resolved unit and served another (run, step): keyed as what it is.
+        key: decodedKey(fetched.unitKey, box),
+        unitKey: fetched.unitKey,
+        bytes: decoded.values.byteLength,
+        layout: decoded.layout,
+        values: decoded.values,
+        run: fetched.run,
+        step: fetched.step,
+        sha256: fetched.sha256,
+        retrievedAt: fetched.retrievedAt
+      }
+    })
+    this.#lookups.inc({ result: hit ? 'hit' : 'miss' })
+    return { unit, hit }
+  }
+
+  /** The filled column at grid point (i, j) of a decoded unit, filled once and kept with the unit. */
+  column (unit: DecodedUnit, i: number, j: number): Column {
+    return this.#columns.get(unit, i, j)
+  }
+
+  async close (): Promise<void> {
+    await this.pool.close()
+  }
+}

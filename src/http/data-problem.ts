@@ -1,0 +1,24 @@
+// The data path's refusals (source, field, profile, account store) as problems. Every route that
+// reads GFS data maps its errors through here.
+import { StoreUnavailableError } from '../accounts/store.js'
+import { SourceError } from '../source/index.js'
+import { UnusableUnitError } from '../field/index.js'
+import { ProfileError } from '../profile/service.js'
+import { HttpProblem, retryAfterSeconds, storeUnavailable } from './problem.js'
+
+/** The problem for a data-path error; anything else is returned as it is (a 500 later). */
+export function dataProblem (err: unknown): unknown {
+  if (err instanceof SourceError) {
+    const nearest = err.nearestTimes !== undefined && err.nearestTimes.length > 0 && !err.detail.includes(err.nearestTimes[0])
+      ? ` Nearest available times: ${err.nearestTimes.join(', ')}.`
+      : ''
+    return new HttpProblem(err.code, {
+      detail: `${err.detail}${nearest}`,
+      headers: err.retryAfterSeconds !== undefined ? { 'Retry-After': retryAfterSeconds(err.retryAfterSeconds) } : undefined
+    })
+  }
+  if (err instanceof ProfileError) return new HttpProblem(err.code, { detail: err.detail, coverage: err.coverage })
+  if (err instanceof UnusableUnitError) return new HttpProblem(err.code, { detail: err.detail })
+  if (err instanceof StoreUnavailableError) return storeUnavailable()
+  return err
+}

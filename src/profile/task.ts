@@ -1,0 +1,28 @@
+// The profile's worker task (ALOFT_INTERPOLATE=worker): interpolate one grid point's column of a
+// shared tile. The worker module exports it as the named task `interpolate`; the main thread
+// reads the same tile through the field room's column memo instead.
+import { computeProfile, createColumn, fillColumn, type Column, type ProfileRequest, type ProfileResult } from '../atmosphere/index.js'
+import { tileColumn, type TileLayout, type WorkerPool } from '../field/index.js'
+
+export interface InterpolateTask {
+  layout: TileLayout
+  values: Float32Array
+  i: number
+  j: number
+  request: ProfileRequest
+}
+
+// One column reused by every call on this thread: interpolation allocates only its output.
+let scratch: Column = createColumn(64)
+
+export function interpolate (task: InterpolateTask): ProfileResult {
+  const n = task.layout.levelsPa.length
+  if (scratch.z_m.length < n) scratch = createColumn(n)
+  const column = fillColumn(tileColumn(task.layout, task.values, task.i, task.j), scratch)
+  return computeProfile(column, task.request)
+}
+
+/** Runs `interpolate` on a pool worker. */
+export async function interpolateInWorker (pool: WorkerPool, task: InterpolateTask): Promise<ProfileResult> {
+  return await pool.run<ProfileResult>('interpolate', task)
+}

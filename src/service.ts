@@ -1,0 +1,106 @@
+// The composition root: configuration → account store → source → field → capabilities → routes
+// → HTTP. `aloft serve`, `aloft demo`, the benchmarks and the tests all start aloft here.
+import type { Server } from 'node:http'
+import { createStore, type AccountStore } from './accounts/index.js'
+import type { Config } from './config.js'
+import { createLogger, type Logger } from './logger.js'
+import { createMetrics, type Metrics } from './metrics.js'
+import { createSource, type Source } from './source/index.js'
+import { Field, createPool } from './field/index.js'
+import { ProfileService } from './profile/service.js'
+import { createApp, type App } from './http/app.js'
+import { listen } from './http/server.js'
+
+export interface RunningService {
+  app: App
+  server: Server
+  store: AccountStore
+  source: Source | undefined
+  field: Field | undefined
+  profiles: ProfileService | undefined
+  logger: Logger
+  metrics: Metrics
+  url: string
+  /** Graceful stop; resolves when everything is closed. Safe to call twice. */
+  close: () => Promise<void>
+}
+
+export interface StartOptions {
+  logger?: Logger
+  store?: AccountStore
+  metrics?: Metrics
+  now?: () => number
+  /** false: no data path (the data routes answer 503). */
+  dataPath?: boolean
+}
+
+interface DataPath {
+  source: Source
+  field: Field
+  profiles: ProfileService
+}
+
+function dataPath (config: Config, store: AccountStore, logger: Logger, metrics: Metrics): DataPath {
+  const source = createSource({
+    setting: config.source,
+    cacheDir: config.cacheDir,
+    registry: metrics.registry,
+    store,
+    logger: { warn: (msg) => logger.warn(msg), info: (msg) => logger.info(msg), error: (msg) => logger.error(msg) },
+    maxTimeOffsetHours: config.maxTimeOffsetHours,
+    redisUrl: config.redisUrl,
+    redisPrefix: config.redisPrefix,
+    tileDegrees: config.tileDegrees,
+    upstreamConcurrency: config.upstreamConcurrency,
+    upstreamPerMinute: config.upstreamPerMinute,
+    requestTimeoutMs: config.upstreamTimeoutMs
+  })
+  const field = new Field({
+    source,
+    pool: createPool({ threads: config.workers }),
+    registry: metrics.registry,
+    cacheBytes: config.cacheMegabytes * 1024 * 1024
+  })
+  return { source, field, profiles: new ProfileService({ source, field, interpolateIn: config.interpolateIn }) }
+}
+
+export async function startService (config: Config, options: StartOptions = {}): Promise<RunningService> {
+  const logger = options.logger ?? createLogger(config.logLevel)
+  const metrics = options.metrics ?? createMetrics()
+  const store = options.store ?? createStore({
+    redisUrl: config.redisUrl,
+    prefix: config.redisPrefix,
+    limits: { dailyAllowance: config.dailyAllowance, ratePerSecond: config.ratePerSecond, rateBurst: config.rateBurst },
+    logger
+  })
+  const data = options.dataPath === false ? undefined : dataPath(config, store, logger, metrics)
+  const closeData = async (): Promise<void> => {
+    await data?.field.close()
+    await data?.source.close()
+  }
+  const app = createApp({ config, store, logger, metrics, now: options.now, source: data?.source, profiles: data?.profiles })
+  let http
+  try {
+    http = await listen(app, config, logger)
+  } catch (err) {
+    await closeData()
+    await store.close()
+    throw err
+  }
+  logger.info({ url: http.url, store: store.kind, source: config.source.kind }, 'aloft listening')
+
+  let closing: Promise<void> | undefined
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      await http.close()
+      await closeData()
+      await store.close()
+      logger.info('aloft stopped')
+    })()
+    return closing
+  }
+  return {
+    app, server: http.server, store, source: data?.source, field: data?.field, profiles: data?.profiles, logger, metrics,
+    url: http.url, close
+  }
+}

@@ -1,0 +1,90 @@
+// mirror:<directory>: the bucket layout on a local disk. Byte ranges from the `.idx` beside each
+// file, or one scan of the whole file when there is none.
+import { open, readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { parseIdx, type LatLonGrid } from '../../grib/index.js'
+import { UpstreamFailure } from '../errors.js'
+import { bucketKey, type RunStep } from '../gfs.js'
+import { MAX_RANGE_GAP, bridge, coalesce, columnLevels, extract, selectIdx } from '../unit.js'
+import { DAY_DIR, entriesOf, fileUnit, probeNewest, scanOrUnusable, wholeFile, type Adapter, type FetchUnit } from './adapter.js'
+
+export class DirectoryAdapter implements Adapter {
+  readonly kind = 'mirror'
+  private probed: Promise<LatLonGrid> | null = null
+  private known: number[] | null = null
+
+  constructor (private readonly root: string) {}
+
+  async listDays (): Promise<string[]> {
+    const names = await this.dir(this.root)
+    return names.map((n) => DAY_DIR.exec(n)?.[1]).filter((d): d is string => d !== undefined)
+  }
+
+  async listDay (day: string): Promise<RunStep[]> {
+    const out: RunStep[] = []
+    for (const cycle of await this.dir(join(this.root, `gfs.${day}`))) {
+      out.push(...entriesOf(day, cycle, await this.dir(join(this.root, `gfs.${day}`, cycle, 'atmos'))))
+    }
+    return out
+  }
+
+  async grid (): Promise<LatLonGrid> {
+    this.probed ??= this.probe().catch((err) => { this.probed = null; throw err })
+    return await this.probed
+  }
+
+  levels (): number[] | null { return this.known }
+
+  unitFor (rs: RunStep): FetchUnit { return fileUnit(rs, 'mirror') }
+
+  locate (unit: FetchUnit): string { return join(this.root, bucketKey(unit)) }
+
+  async download (unit: FetchUnit): Promise<Uint8Array> {
+    const path = this.locate(unit)
+    const idx = await this.read(path + '.idx').catch((err) => { if (err instanceof UpstreamFailure && err.kind === 'missing') return null; throw err })
+    if (idx === null) return wholeFile(await this.read(path))
+    const spans = bridge(coalesce(selectIdx(parseIdx(new TextDecoder().decode(idx)))), MAX_RANGE_GAP)
+    const handle = await open(path).catch(() => { throw new UpstreamFailure('missing', `${path} is not in the mirror`) })
+    try {
+      const size = (await handle.stat()).size
+      const parts: Uint8Array[] = []
+      for (const { range: r } of spans) {
+        const end = r.end ?? size - 1
+        const buf = new Uint8Array(end - r.start + 1)
+        const { bytesRead } = await handle.read(buf, 0, buf.length, r.start)
+        if (bytesRead !== buf.length) throw new UpstreamFailure('unusable', `${path}: .idx range ${r.start}-${end} runs past the file's ${size} bytes`)
+        parts.push(buf)
+      }
+      return extract(spans, parts)
+    } finally {
+      await handle.close()
+    }
+  }
+
+  /** The grid of the newest file that reads as GRIB2; a few bad files are passed over. */
+  private async probe (): Promise<LatLonGrid> {
+    return await probeNewest(this, this.root, async (rs) => {
+      const fields = scanOrUnusable(await this.read(this.locate(fileUnit(rs, 'mirror'))))
+      this.known = columnLevels(fields)
+      return fields[0].grid
+    }, (err) => err instanceof UpstreamFailure)
+  }
+
+  private async dir (path: string): Promise<string[]> {
+    try {
+      return await readdir(path)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return []
+      throw err
+    }
+  }
+
+  private async read (path: string): Promise<Uint8Array> {
+    try {
+      return new Uint8Array(await readFile(path))
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new UpstreamFailure('missing', `${path} is not in the mirror`)
+      throw err
+    }
+  }
+}

@@ -1,2 +1,0 @@
-// The piscina worker: named tasks `decode` and `interpolate` (see src/profile/tasks.ts).
-export { decode, interpolate } from '../src/profile/tasks.js'

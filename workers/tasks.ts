@@ -1,0 +1,3 @@
+// The piscina worker module: every named task a pool thread runs (pool.run(task, { name })).
+export { decode } from '../src/field/tasks.js'
+export { interpolate } from '../src/profile/task.js'
