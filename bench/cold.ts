@@ -8,7 +8,9 @@
 //   npx tsc -p tsconfig.json && node dist/bench/cold.js [--sequential 30] [--concurrent 50]
 // Writes bench/results/cold.json.
 import { startUpstream, type UpstreamServer } from '../src/standin/server.js'
-import { ms, numberArg, postProfile, profileBody, startServer, summarize, table, writeResult, type ServerChild, type Summary } from './lib.js'
+import {
+  ms, numberArg, postProfile, profileBody, startServer, summarize, table, writeResult, type ServerChild, type Summary
+} from './lib.js'
 import { buildSampleTree } from './sample-tree.js'
 
 const sequential = numberArg('sequential', 30)
@@ -16,7 +18,24 @@ const concurrent = numberArg('concurrent', 50)
 const DISTINCT = 5
 const FILTER_PATH = '/cgi-bin/filter_gfs_0p25.pl'
 
-interface Cold { source: 'filter' | 'mirror', sequential: { count: number, latencyMs: Summary, upstreamMs: Summary | null, statuses: Record<string, number>, dataRequestsPerUnit?: Record<string, number> }, concurrent: { requests: number, distinct: number, latencyMs: Summary, statuses: Record<string, number>, dataRequestsPerUnit: Record<string, number>, idxRequestsPerUnit: Record<string, number> | null } }
+interface Cold {
+  source: 'filter' | 'mirror'
+  sequential: {
+    count: number
+    latencyMs: Summary
+    upstreamMs: Summary | null
+    statuses: Record<string, number>
+    dataRequestsPerUnit?: Record<string, number>
+  }
+  concurrent: {
+    requests: number
+    distinct: number
+    latencyMs: Summary
+    statuses: Record<string, number>
+    dataRequestsPerUnit: Record<string, number>
+    idxRequestsPerUnit: Record<string, number> | null
+  }
+}
 
 /** Valid time of a bucket key, as the API's RFC 3339. */
 function validTimeOf (key: string): string {
@@ -29,7 +48,9 @@ function validTimeOf (key: string): string {
 /** Points inside distinct 1° tiles of the sample box (48–56N 13–25E), row by row. */
 function tileCentres (): Array<{ latitude: number, longitude: number }> {
   const out: Array<{ latitude: number, longitude: number }> = []
-  for (let lat = 48.5; lat < 56; lat++) for (let lon = 13.5; lon < 25; lon++) out.push({ latitude: lat, longitude: lon })
+  for (let lat = 48.5; lat < 56; lat++) {
+    for (let lon = 13.5; lon < 25; lon++) out.push({ latitude: lat, longitude: lon })
+  }
   return out
 }
 
@@ -40,7 +61,11 @@ const count = (xs: number[]): Record<string, number> => {
 }
 
 /** Upstream data requests since `from`, grouped: filter by query, bucket by object key. */
-function dataRequests (up: UpstreamServer, from: number, source: 'filter' | 'mirror'): { data: Record<string, number>, idx: Record<string, number> } {
+function dataRequests (
+  up: UpstreamServer,
+  from: number,
+  source: 'filter' | 'mirror'
+): { data: Record<string, number>, idx: Record<string, number> } {
   const data: Record<string, number> = {}
   const idx: Record<string, number> = {}
   for (const r of up.requests.slice(from)) {
@@ -65,7 +90,8 @@ async function coldFilter (up: UpstreamServer, keys: string[]): Promise<Cold> {
   const burstTime = validTimeOf(keys.find((k) => k.includes('20200815/12') && k.endsWith('f000'))!)
   return await withServer({ ALOFT_SOURCE: `filter:${up.filterUrl}` }, async (server) => {
     // first request: the catalog's listing pages and the first connection; not counted
-    const warm = await postProfile(server.info, profileBody(tiles[tiles.length - 1].latitude, tiles[tiles.length - 1].longitude, seqTime))
+    const last = tiles[tiles.length - 1]
+    const warm = await postProfile(server.info, profileBody(last.latitude, last.longitude, seqTime))
     if (warm.status !== 200) throw new Error(`warm-up answered ${warm.status}: ${JSON.stringify(warm.json)}`)
     const latencies: number[] = []
     const statuses: number[] = []
@@ -89,11 +115,18 @@ async function coldFilter (up: UpstreamServer, keys: string[]): Promise<Cold> {
     const burst = await Promise.all(Array.from({ length: concurrent }, async (_, k) => {
       const t = tiles[k % DISTINCT]
       const jiggle = 0.25 * Math.floor(k / DISTINCT) % 0.75 // another grid point of the same tile
-      return await postProfile(server.info, profileBody(t.latitude + jiggle - 0.25, t.longitude + jiggle - 0.25, burstTime))
+      const body = profileBody(t.latitude + jiggle - 0.25, t.longitude + jiggle - 0.25, burstTime)
+      return await postProfile(server.info, body)
     }))
     return {
       source: 'filter' as const,
-      sequential: { count: latencies.length, latencyMs: summarize(latencies), upstreamMs: summarize(upstreamMs), statuses: count(statuses), dataRequestsPerUnit: seqRequests },
+      sequential: {
+        count: latencies.length,
+        latencyMs: summarize(latencies),
+        upstreamMs: summarize(upstreamMs),
+        statuses: count(statuses),
+        dataRequestsPerUnit: seqRequests
+      },
       concurrent: {
         requests: concurrent,
         distinct: DISTINCT,
@@ -122,7 +155,13 @@ async function coldMirror (up: UpstreamServer, keys: string[]): Promise<Cold> {
       statuses.push(r.status)
     }
     const { data } = dataRequests(up, from, 'mirror')
-    return { count: latencies.length, latencyMs: summarize(latencies), upstreamMs: null, statuses: count(statuses), dataRequestsPerUnit: data }
+    return {
+      count: latencies.length,
+      latencyMs: summarize(latencies),
+      upstreamMs: null,
+      statuses: count(statuses),
+      dataRequestsPerUnit: data
+    }
   })
   // burst: another fresh server, `concurrent` requests over DISTINCT files at several points
   const burstKeys = keys.slice(1, 1 + DISTINCT)
@@ -135,7 +174,14 @@ async function coldMirror (up: UpstreamServer, keys: string[]): Promise<Cold> {
       return await postProfile(server.info, profileBody(49 + 0.5 * j, 14 + j, validTimeOf(burstKeys[k % DISTINCT])))
     }))
     const { data, idx } = dataRequests(up, from, 'mirror')
-    return { requests: concurrent, distinct: DISTINCT, latencyMs: summarize(burst.map((r) => r.ms)), statuses: count(burst.map((r) => r.status)), dataRequestsPerUnit: data, idxRequestsPerUnit: idx }
+    return {
+      requests: concurrent,
+      distinct: DISTINCT,
+      latencyMs: summarize(burst.map((r) => r.ms)),
+      statuses: count(burst.map((r) => r.status)),
+      dataRequestsPerUnit: data,
+      idxRequestsPerUnit: idx
+    }
   })
   return { source: 'mirror', sequential: seq, concurrent: conc }
 }
@@ -152,15 +198,37 @@ try {
   }
   console.log('cold: profiles of units no request asked before, through the local NOAA stand-in (loopback)')
   console.log(table(
-    ['source', 'sequential', 'p50 ms', 'p99 ms', 'max ms', 'stand-in alone p50 ms', 'data requests per unit', 'statuses'],
-    results.map((r) => [r.source === 'filter' ? 'filter (1° tiles)' : 'mirror (bucket, .idx + ranges)', String(r.sequential.count), ms(r.sequential.latencyMs.p50), ms(r.sequential.latencyMs.p99),
-      ms(r.sequential.latencyMs.max), r.sequential.upstreamMs === null ? '-' : ms(r.sequential.upstreamMs.p50), perUnit(r.sequential.dataRequestsPerUnit ?? null), JSON.stringify(r.sequential.statuses)])
+    [
+      'source', 'sequential', 'p50 ms', 'p99 ms', 'max ms', 'stand-in alone p50 ms', 'data requests per unit',
+      'statuses'
+    ],
+    results.map((r) => [
+      r.source === 'filter' ? 'filter (1° tiles)' : 'mirror (bucket, .idx + ranges)',
+      String(r.sequential.count),
+      ms(r.sequential.latencyMs.p50),
+      ms(r.sequential.latencyMs.p99),
+      ms(r.sequential.latencyMs.max),
+      r.sequential.upstreamMs === null ? '-' : ms(r.sequential.upstreamMs.p50),
+      perUnit(r.sequential.dataRequestsPerUnit ?? null),
+      JSON.stringify(r.sequential.statuses)
+    ])
   ))
   console.log('\nconcurrent burst: all requests at once over a few distinct cold units (several grid points each)')
   console.log(table(
-    ['source', 'requests', 'distinct units', 'p50 ms', 'max ms', 'data requests per unit', 'idx requests per unit', 'statuses'],
-    results.map((r) => [r.source, String(r.concurrent.requests), String(r.concurrent.distinct), ms(r.concurrent.latencyMs.p50), ms(r.concurrent.latencyMs.max),
-      perUnit(r.concurrent.dataRequestsPerUnit), perUnit(r.concurrent.idxRequestsPerUnit), JSON.stringify(r.concurrent.statuses)])
+    [
+      'source', 'requests', 'distinct units', 'p50 ms', 'max ms', 'data requests per unit', 'idx requests per unit',
+      'statuses'
+    ],
+    results.map((r) => [
+      r.source,
+      String(r.concurrent.requests),
+      String(r.concurrent.distinct),
+      ms(r.concurrent.latencyMs.p50),
+      ms(r.concurrent.latencyMs.max),
+      perUnit(r.concurrent.dataRequestsPerUnit),
+      perUnit(r.concurrent.idxRequestsPerUnit),
+      JSON.stringify(r.concurrent.statuses)
+    ])
   ))
   const path = writeResult('cold', { sequential_requested: sequential, concurrent_requested: concurrent, results })
   console.log(`\n→ ${path}`)

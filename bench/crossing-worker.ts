@@ -2,7 +2,9 @@
 // on a SharedArrayBuffer), an interpolation from a column handed over on its own, an empty task
 // (the thread hop alone) and a task answering a decoded-size block in each of three ways.
 import { Piscina } from 'piscina'
-import { computeProfile, createColumn, fillColumn, type LevelSeries, type ProfileRequest, type ProfileResult } from '../src/atmosphere/index.js'
+import {
+  computeProfile, createColumn, fillColumn, type LevelSeries, type ProfileRequest, type ProfileResult
+} from '../src/atmosphere/index.js'
 export { interpolate } from '../src/profile/task.js'
 
 /** One grid point's column, packed: [surface HGT, then per level HGT, TMP, UGRD, VGRD, SPFH, RH]. */

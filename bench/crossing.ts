@@ -38,13 +38,19 @@ function packColumn (): PackedColumn {
   packed[0] = values[layout.surfaceOffset + at]
   for (let k = 0; k < n; k++) {
     for (const [v, name] of (['HGT', 'TMP', 'UGRD', 'VGRD', 'SPFH', 'RH'] as const).entries()) {
-      packed[1 + k * 6 + v] = layout.present[VAR[name]] ? values[VAR[name] * layout.strides.variable + k * layout.strides.level + at] : NaN
+      packed[1 + k * 6 + v] = layout.present[VAR[name]]
+        ? values[VAR[name] * layout.strides.variable + k * layout.strides.level + at]
+        : NaN
     }
   }
   return { levelsPa: layout.levelsPa, values: packed, request }
 }
 
-const pool = new Piscina({ filename: fileURLToPath(new URL('./crossing-worker.js', import.meta.url)), minThreads: 1, maxThreads: 1 })
+const pool = new Piscina({
+  filename: fileURLToPath(new URL('./crossing-worker.js', import.meta.url)),
+  minThreads: 1,
+  maxThreads: 1
+})
 
 interface Row { what: string, sequentialUs: number, perSecond: number }
 
@@ -69,7 +75,10 @@ const interpolation: Row[] = [
   await measure('main thread, from the shared tile (no hop)', () => interpolate(task)),
   await measure('worker, from the shared tile (SharedArrayBuffer)', () => pool.run(task, { name: 'interpolate' })),
   await measure('worker, column copied out then cloned', () => pool.run(packColumn(), { name: 'column' })),
-  await measure('worker, column copied out then transferred', () => { const c = packColumn(); return pool.run(c, { name: 'column', transferList: [c.values.buffer as ArrayBuffer] }) }),
+  await measure('worker, column copied out then transferred', () => {
+    const c = packColumn()
+    return pool.run(c, { name: 'column', transferList: [c.values.buffer as ArrayBuffer] })
+  }),
   await measure('worker, empty task (the hop alone)', () => pool.run(null, { name: 'noop' }))
 ]
 const blocks: Row[] = []
@@ -81,7 +90,8 @@ await pool.close()
 console.log(`crossing: one worker thread; ${seconds} s per row one task at a time, then ${seconds} s with 64 in flight`)
 console.log(table(['interpolate one cached column (4 heights)', 'µs per task, sequential', 'tasks/s, 64 in flight'],
   interpolation.map((r) => [r.what, ms(r.sequentialUs, 1), int(r.perSecond)])))
-console.log(`\n${table([`answer a decoded block (${(BLOCK_VALUES * 4 / 1e6).toFixed(1)} MB) from the worker`, 'µs per task, sequential', 'tasks/s, 64 in flight'],
+const blockHeader = `answer a decoded block (${(BLOCK_VALUES * 4 / 1e6).toFixed(1)} MB) from the worker`
+console.log(`\n${table([blockHeader, 'µs per task, sequential', 'tasks/s, 64 in flight'],
   blocks.map((r) => [r.what, ms(r.sequentialUs, 1), int(r.perSecond)]))}`)
 const path = writeResult('crossing', { seconds, interpolation, blocks, block_values: BLOCK_VALUES })
 console.log(`\n→ ${path}`)

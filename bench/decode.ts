@@ -18,7 +18,17 @@ const FILES = [
 const PYTHON = '/usr/bin/python3'
 const seconds = Number(process.argv[2] ?? 2)
 
-interface Row { file: string, packing: string, fields: number, values: number, ours: number, eccodes: number | null, ratio: number | null, oursMsPerField: number, eccodesMsPerField: number | null }
+interface Row {
+  file: string
+  packing: string
+  fields: number
+  values: number
+  ours: number
+  eccodes: number | null
+  ratio: number | null
+  oursMsPerField: number
+  eccodesMsPerField: number | null
+}
 
 function oursRate (bytes: Uint8Array): { valuesPerSecond: number, msPerField: number, fields: number, values: number } {
   const fields = scanMessages(bytes)
@@ -27,21 +37,29 @@ function oursRate (bytes: Uint8Array): { valuesPerSecond: number, msPerField: nu
   for (const f of fields) decodeField(bytes, f, out) // warm-up: JIT and the complex scratch buffer
   let reps = 0
   const start = performance.now()
-  let elapsed = 0
+  let elapsed: number
   do {
     // the index is part of the per-file cost on small files, so it is timed too
     for (const f of scanMessages(bytes)) decodeField(bytes, f, out)
     reps++
     elapsed = performance.now() - start
   } while (elapsed < seconds * 1000 || reps < 3)
-  return { valuesPerSecond: values * reps / (elapsed / 1000), msPerField: elapsed / (reps * fields.length), fields: fields.length, values }
+  return {
+    valuesPerSecond: values * reps / (elapsed / 1000),
+    msPerField: elapsed / (reps * fields.length),
+    fields: fields.length,
+    values
+  }
 }
 
 function ecCodesRates (paths: string[]): Map<string, { valuesPerSecond: number, msPerField: number }> | string {
   if (!existsSync(PYTHON)) return `${PYTHON} not found`
   const script = fileURLToPath(new URL('bench/decode-eccodes.py', ROOT))
   const r = spawnSync(PYTHON, [script, String(seconds), ...paths], { encoding: 'utf8' })
-  if (r.status !== 0) return `ecCodes not usable: ${(r.stderr || r.error?.message || '').trim().split('\n').at(-1) ?? ''}`
+  if (r.status !== 0) {
+    const lastLine = (r.stderr || r.error?.message || '').trim().split('\n').at(-1) ?? ''
+    return `ecCodes not usable: ${lastLine}`
+  }
   const rates = new Map<string, { valuesPerSecond: number, msPerField: number }>()
   for (const line of r.stdout.trim().split('\n')) {
     const x = JSON.parse(line) as { file: string, messages: number, reps: number, values: number, seconds: number }
@@ -71,15 +89,31 @@ const rows: Row[] = FILES.map((file, k) => {
   }
 })
 
-const fmt = (x: number | null, digits = 0): string => x === null ? 'n/a' : x >= 1e6 ? `${(x / 1e6).toFixed(1)}M` : x.toFixed(digits)
-const header = ['file', 'packing', 'fields', 'values', 'ours values/s', 'ecCodes values/s', 'ratio', 'ours ms/field', 'ecCodes ms/field']
-const table = rows.map((r) => [r.file.split('/').at(-1) ?? r.file, r.packing, String(r.fields), String(r.values), fmt(r.ours), fmt(r.eccodes),
-  r.ratio === null ? 'n/a' : `${r.ratio.toFixed(2)}x`, r.oursMsPerField.toFixed(3), r.eccodesMsPerField === null ? 'n/a' : r.eccodesMsPerField.toFixed(3)])
+const fmt = (x: number | null, digits = 0): string =>
+  x === null ? 'n/a' : x >= 1e6 ? `${(x / 1e6).toFixed(1)}M` : x.toFixed(digits)
+const header = [
+  'file', 'packing', 'fields', 'values', 'ours values/s', 'ecCodes values/s', 'ratio', 'ours ms/field',
+  'ecCodes ms/field'
+]
+const table = rows.map((r) => [
+  r.file.split('/').at(-1) ?? r.file,
+  r.packing,
+  String(r.fields),
+  String(r.values),
+  fmt(r.ours),
+  fmt(r.eccodes),
+  r.ratio === null ? 'n/a' : `${r.ratio.toFixed(2)}x`,
+  r.oursMsPerField.toFixed(3),
+  r.eccodesMsPerField === null ? 'n/a' : r.eccodesMsPerField.toFixed(3)
+])
 const widths = header.map((h, c) => Math.max(h.length, ...table.map((row) => row[c].length)))
 for (const row of [header, ...table]) console.log(row.map((x, c) => x.padEnd(widths[c])).join('  '))
 if (typeof theirs === 'string') console.log(`\necCodes column skipped: ${theirs}`)
 
 mkdirSync(fileURLToPath(new URL('bench/results/', ROOT)), { recursive: true })
 writeFileSync(new URL('bench/results/decode.json', ROOT), JSON.stringify({
-  node: process.version, seconds_per_file: seconds, eccodes: typeof theirs === 'string' ? theirs : 'python3-eccodes in-process', rows
+  node: process.version,
+  seconds_per_file: seconds,
+  eccodes: typeof theirs === 'string' ? theirs : 'python3-eccodes in-process',
+  rows
 }, null, 2) + '\n')

@@ -27,13 +27,20 @@ export const int = (x: number): string => Number.isFinite(x) ? Math.round(x).toS
 
 export function machine (): { node: string, cpu: string, cores: number, memory_gib: number, platform: string } {
   const c = cpus()
-  return { node: process.version, cpu: c[0]?.model ?? 'unknown', cores: c.length, memory_gib: Math.round(totalmem() / 2 ** 30), platform: `${process.platform} ${process.arch}` }
+  return {
+    node: process.version,
+    cpu: c[0]?.model ?? 'unknown',
+    cores: c.length,
+    memory_gib: Math.round(totalmem() / 2 ** 30),
+    platform: `${process.platform} ${process.arch}`
+  }
 }
 
 export function writeResult (name: string, result: unknown): string {
   mkdirSync(RESULTS, { recursive: true })
   const path = `${RESULTS}/${name}.json`
-  writeFileSync(path, JSON.stringify({ benchmark: name, at: new Date().toISOString(), machine: machine(), ...(result as object) }, null, 2) + '\n')
+  const contents = { benchmark: name, at: new Date().toISOString(), machine: machine(), ...(result as object) }
+  writeFileSync(path, JSON.stringify(contents, null, 2) + '\n')
   return path
 }
 
@@ -81,11 +88,20 @@ async function firstJsonLine<T> (child: ChildProcess, what: string, timeoutMs: n
   let stderr = ''
   child.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000) })
   return await new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => { reject(new Error(`${what} gave no answer in ${timeoutMs} ms; stderr: ${stderr}`)) }, timeoutMs)
-    child.once('exit', (code, signal) => { clearTimeout(timer); reject(new Error(`${what} exited (${code ?? signal}) before answering; stderr: ${stderr}`)) })
+    const timer = setTimeout(() => {
+      reject(new Error(`${what} gave no answer in ${timeoutMs} ms; stderr: ${stderr}`))
+    }, timeoutMs)
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer)
+      reject(new Error(`${what} exited (${code ?? signal}) before answering; stderr: ${stderr}`))
+    })
     lines.once('line', (line) => {
       clearTimeout(timer)
-      try { resolve(JSON.parse(line) as T) } catch { reject(new Error(`${what} printed ${line.slice(0, 200)}; stderr: ${stderr}`)) }
+      try {
+        resolve(JSON.parse(line) as T)
+      } catch {
+        reject(new Error(`${what} printed ${line.slice(0, 200)}; stderr: ${stderr}`))
+      }
     })
   })
 }
@@ -112,7 +128,9 @@ export const LOAD_ENV: Record<string, string> = {
  */
 export async function startServer (env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerChild> {
   const clean: NodeJS.ProcessEnv = {}
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('ALOFT_') && k !== 'REDIS_URL' && k !== 'PORT' && k !== 'HOST') clean[k] = v
+  for (const [k, v] of Object.entries(process.env)) {
+    if (!k.startsWith('ALOFT_') && k !== 'REDIS_URL' && k !== 'PORT' && k !== 'HOST') clean[k] = v
+  }
   const child = track(spawn(process.execPath, [...nodeArgs, `${DIST_BENCH}server.js`], {
     env: { ...clean, ...LOAD_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe']
@@ -128,7 +146,9 @@ export async function startServer (env: Record<string, string>, nodeArgs: string
 }
 
 /** Resident set size of the server child, as it reports it (bare app, same process). */
-export async function serverMemory (server: ServerChild): Promise<{ rss: number, heapUsed: number, external: number, arrayBuffers: number }> {
+export async function serverMemory (
+  server: ServerChild
+): Promise<{ rss: number, heapUsed: number, external: number, arrayBuffers: number }> {
   const res = await fetch(`${server.info.bareUrl}/memory`)
   return await res.json() as { rss: number, heapUsed: number, external: number, arrayBuffers: number }
 }
@@ -137,7 +157,9 @@ export async function serverMemory (server: ServerChild): Promise<{ rss: number,
 
 /** Run the Node load generator in its own process; resolves with its result. */
 export async function loadgen (spec: LoadSpec): Promise<LoadResult> {
-  const child = track(spawn(process.execPath, [`${DIST_BENCH}loadgen.js`, JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'pipe'] }))
+  const child = track(spawn(process.execPath, [`${DIST_BENCH}loadgen.js`, JSON.stringify(spec)], {
+    stdio: ['ignore', 'pipe', 'pipe']
+  }))
   try {
     const bound = (spec.seconds + (spec.warmupSeconds ?? 0) + (spec.drainSeconds ?? 10) + 30) * 1000
     return await firstJsonLine<LoadResult>(child, 'bench/loadgen', bound)
@@ -147,7 +169,12 @@ export async function loadgen (spec: LoadSpec): Promise<LoadResult> {
 }
 
 /** A profile request body at a point of the sample (48–56N 13–25E, 2020-07-21 … 2020-08-29). */
-export function profileBody (latitude = 52.23, longitude = 21.01, time = '2020-08-04T18:00:00Z', altitudes = [300, 1000, 3000, 10000]): string {
+export function profileBody (
+  latitude = 52.23,
+  longitude = 21.01,
+  time = '2020-08-04T18:00:00Z',
+  altitudes = [300, 1000, 3000, 10000]
+): string {
   return JSON.stringify({ latitude, longitude, time, altitudes_m: altitudes, altitude_reference: 'agl' })
 }
 
@@ -169,7 +196,10 @@ export function profileBodies (count: number, time = '2020-08-04T18:00:00Z', see
 }
 
 /** POST a profile; status, milliseconds and the parsed body. */
-export async function postProfile (server: ServerInfo, body: string): Promise<{ status: number, ms: number, json: unknown }> {
+export async function postProfile (
+  server: ServerInfo,
+  body: string
+): Promise<{ status: number, ms: number, json: unknown }> {
   const t0 = performance.now()
   const res = await fetch(`${server.aloftUrl}/v1/atmosphere/profile`, {
     method: 'POST',

@@ -43,7 +43,15 @@ export interface LoadSpec {
   maxRequests?: number
 }
 
-export interface WindowStats { startS: number, count: number, rps: number, p50: number, p99: number, max: number, errors: number }
+export interface WindowStats {
+  startS: number
+  count: number
+  rps: number
+  p50: number
+  p99: number
+  max: number
+  errors: number
+}
 
 export interface LoadResult {
   mode: 'closed' | 'open'
@@ -68,7 +76,15 @@ export interface LoadResult {
 }
 
 
-interface Prepared { kind: string, method: string, host: string, port: number, path: string, headers: Record<string, string>, body: Buffer | null }
+interface Prepared {
+  kind: string
+  method: string
+  host: string
+  port: number
+  path: string
+  headers: Record<string, string>
+  body: Buffer | null
+}
 
 export async function runLoad (spec: LoadSpec): Promise<LoadResult> {
   if (spec.mode === 'open' && !(spec.rate !== undefined && spec.rate > 0)) throw new Error('open loop needs a rate > 0')
@@ -77,7 +93,15 @@ export async function runLoad (spec: LoadSpec): Promise<LoadResult> {
     const body = r.body === undefined ? null : Buffer.from(r.body)
     const headers: Record<string, string> = { ...(r.headers ?? {}) }
     if (body !== null) headers['content-length'] = String(body.length)
-    return { kind: r.kind, method: r.method, host: u.hostname, port: Number(u.port), path: u.pathname + u.search, headers, body }
+    return {
+      kind: r.kind,
+      method: r.method,
+      host: u.hostname,
+      port: Number(u.port),
+      path: u.pathname + u.search,
+      headers,
+      body
+    }
   })
   const weights = spec.requests.map((r) => r.weight ?? 1)
   const total = weights.reduce((a, b) => a + b, 0)
@@ -92,7 +116,9 @@ export async function runLoad (spec: LoadSpec): Promise<LoadResult> {
   const warmupMs = (spec.warmupSeconds ?? 0) * 1000
   const measureMs = spec.seconds * 1000
   const timeoutMs = spec.timeoutMs ?? 10_000
-  const maxRequests = spec.maxRequests ?? (spec.mode === 'open' ? Math.ceil(spec.rate! * (spec.seconds + (spec.warmupSeconds ?? 0))) + 1 : 20_000_000)
+  const maxRequests = spec.maxRequests ?? (spec.mode === 'open'
+    ? Math.ceil(spec.rate! * (spec.seconds + (spec.warmupSeconds ?? 0))) + 1
+    : 20_000_000)
   const t0 = performance.now()
   const measureFrom = t0 + warmupMs
   const measureTo = measureFrom + measureMs
@@ -106,7 +132,6 @@ export async function runLoad (spec: LoadSpec): Promise<LoadResult> {
   let sent = 0
   let started = 0
   let inFlight = 0
-  let unfinished = 0
   let done = false
 
   const record = (k: number, due: number, outcome: string, error: boolean): void => {
@@ -135,7 +160,8 @@ export async function runLoad (spec: LoadSpec): Promise<LoadResult> {
         if (!done) record(k, due, outcome, error)
         resolve()
       }
-      const req = httpRequest({ agent, host: p.host, port: p.port, method: p.method, path: p.path, headers: p.headers }, (res) => {
+      const options = { agent, host: p.host, port: p.port, method: p.method, path: p.path, headers: p.headers }
+      const req = httpRequest(options, (res) => {
         res.on('data', () => {})
         res.on('end', () => finish(String(res.statusCode), (res.statusCode ?? 0) >= 500))
         res.on('error', (err: NodeJS.ErrnoException) => finish(`error:${err.code ?? err.message}`, true))
@@ -178,7 +204,7 @@ export async function runLoad (spec: LoadSpec): Promise<LoadResult> {
     while (inFlight > 0 && performance.now() < drainTo) await new Promise((r) => setTimeout(r, 5))
   }
   done = true
-  unfinished = inFlight
+  const unfinished = inFlight
   if (unfinished > 0) outcomes['all error:unfinished'] = unfinished
   agent.destroy()
 
@@ -200,7 +226,15 @@ export async function runLoad (spec: LoadSpec): Promise<LoadResult> {
     }
     const s = Float64Array.from(lat).sort()
     const width = Math.min(windowMs, measureMs - w * windowMs) / 1000
-    windows.push({ startS: w * windowMs / 1000, count: s.length, rps: s.length / width, p50: percentile(s, 50), p99: percentile(s, 99), max: s.length > 0 ? s[s.length - 1] : NaN, errors })
+    windows.push({
+      startS: w * windowMs / 1000,
+      count: s.length,
+      rps: s.length / width,
+      p50: percentile(s, 50),
+      p99: percentile(s, 99),
+      max: s.length > 0 ? s[s.length - 1] : NaN,
+      errors
+    })
   }
   return {
     mode: spec.mode,

@@ -10,7 +10,9 @@
 // as mirror:<dir>; load comes from wrk (closed loop) when installed and bench/loadgen (open loop),
 // in other processes. Writes bench/results/profile.json.
 import { closedLoop, WRK, type ClosedRun } from './wrk.js'
-import { int, loadgen, ms, numberArg, postProfile, profileBodies, SAMPLE, startServer, table, writeResult } from './lib.js'
+import {
+  int, loadgen, ms, numberArg, postProfile, profileBodies, SAMPLE, startServer, table, writeResult
+} from './lib.js'
 import type { LoadResult } from './loadgen.js'
 
 const seconds = numberArg('seconds', 5)
@@ -47,11 +49,16 @@ async function measure (mode: Mode, bodies: string[]): Promise<ModeResult> {
   try {
     for (const body of bodies) { // decodes the unit's blocks: every later answer is cached
       const first = await postProfile(server.info, body)
-      if (first.status !== 200) throw new Error(`warm-up profile answered ${first.status}: ${JSON.stringify(first.json)}`)
+      if (first.status !== 200) {
+        throw new Error(`warm-up profile answered ${first.status}: ${JSON.stringify(first.json)}`)
+      }
     }
     const headers = { 'content-type': 'application/json', 'x-api-key': server.info.key }
     const url = `${server.info.aloftUrl}/v1/atmosphere/profile`
-    const bare = await closedLoop({ url: `${server.info.bareUrl}/`, method: 'GET' }, { connections, seconds, warmupSeconds })
+    const bare = await closedLoop(
+      { url: `${server.info.bareUrl}/`, method: 'GET' },
+      { connections, seconds, warmupSeconds }
+    )
     const profile = await closedLoop({ url, method: 'POST', headers, bodies }, { connections, seconds, warmupSeconds })
     const halfRate = Math.max(1, Math.round(profile.rps / 2))
     const open = await loadgen({
@@ -68,7 +75,10 @@ async function measure (mode: Mode, bodies: string[]): Promise<ModeResult> {
 async function payloadOnly (body: string): Promise<ClosedRun> {
   const server = await startServer({ ALOFT_SOURCE: `mirror:${SAMPLE}`, BENCH_SIZED_BODY: body })
   try {
-    return await closedLoop({ url: `${server.info.bareUrl}/sized`, method: 'GET' }, { connections, seconds, warmupSeconds })
+    return await closedLoop(
+      { url: `${server.info.bareUrl}/sized`, method: 'GET' },
+      { connections, seconds, warmupSeconds }
+    )
   } finally {
     await server.stop()
   }
@@ -80,19 +90,57 @@ for (const mode of MODES) results.push(await measure(mode, bodies))
 const sized = await payloadOnly(bodies[0])
 
 const label = (m: Mode): string => `${m.interpolate} ${m.workers} ${m.store}`
-const openErrors = (r: LoadResult): number => Object.entries(r.outcomes).filter(([k]) => !k.endsWith(' 200')).reduce((n, [, v]) => n + v, 0)
-console.log(`profile: cached profiles (${points} distinct bodies in turn) vs the bare polka route, same server process (${seconds} s each after ${warmupSeconds} s warm-up, ${connections} connections, ${WRK !== null ? 'wrk' : 'bench/loadgen'} closed loop)`)
+const openErrors = (r: LoadResult): number => Object.entries(r.outcomes)
+  .filter(([k]) => !k.endsWith(' 200'))
+  .reduce((n, [, v]) => n + v, 0)
+const closedTool = WRK !== null ? 'wrk' : 'bench/loadgen'
+console.log(`profile: cached profiles (${points} distinct bodies in turn) vs the bare polka route, ` +
+  `same server process (${seconds} s each after ${warmupSeconds} s warm-up, ${connections} connections, ` +
+  `${closedTool} closed loop)`)
 console.log(table(
-  ['interpolate workers store', 'bare req/s', 'profile req/s', 'ratio', 'bare p50 ms', 'bare p99 ms', 'profile p50 ms', 'profile p99 ms', 'errors'],
-  results.map((m) => [label(m), int(m.bare.rps), int(m.profile.rps), m.ratio.toFixed(2), ms(m.bare.p50Ms), ms(m.bare.p99Ms), ms(m.profile.p50Ms), ms(m.profile.p99Ms),
-    String(m.bare.errors + m.profile.errors)])
+  [
+    'interpolate workers store', 'bare req/s', 'profile req/s', 'ratio', 'bare p50 ms', 'bare p99 ms', 'profile p50 ms',
+    'profile p99 ms', 'errors'
+  ],
+  results.map((m) => [
+    label(m),
+    int(m.bare.rps),
+    int(m.profile.rps),
+    m.ratio.toFixed(2),
+    ms(m.bare.p50Ms),
+    ms(m.bare.p99Ms),
+    ms(m.profile.p50Ms),
+    ms(m.profile.p99Ms),
+    String(m.bare.errors + m.profile.errors)
+  ])
 ))
 if (redisUrl === null) console.log('(no REDIS_URL: the Redis store was not measured; `npm run bench` provides one)')
 console.log(`\nprofile at half its maximum (open loop, bench/loadgen, latency from the scheduled start, ${seconds} s)`)
 console.log(table(
-  ['interpolate workers store', 'rate req/s', 'achieved req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-200', 'scheduler lag ms'],
-  results.map((m) => [label(m), String(m.halfRate), int(m.open.rps), ms(m.open.latencyMs.p50), ms(m.open.latencyMs.p99), ms(m.open.latencyMs.max), String(openErrors(m.open)), ms(m.open.schedulerLagMs)])
+  [
+    'interpolate workers store', 'rate req/s', 'achieved req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-200',
+    'scheduler lag ms'
+  ],
+  results.map((m) => [
+    label(m),
+    String(m.halfRate),
+    int(m.open.rps),
+    ms(m.open.latencyMs.p50),
+    ms(m.open.latencyMs.p99),
+    ms(m.open.latencyMs.max),
+    String(openErrors(m.open)),
+    ms(m.open.schedulerLagMs)
+  ])
 ))
-console.log(`\nthe bare polka app answering one profile's response bytes (computed once): ${int(sized.rps)} req/s, p99 ${ms(sized.p99Ms)} ms — the payload's own cost`)
-const path = writeResult('profile', { seconds, warmup_seconds: warmupSeconds, connections, points, closed_loop_tool: WRK !== null ? 'wrk' : 'loadgen', modes: results, payload_only: sized })
+console.log(`\nthe bare polka app answering one profile's response bytes (computed once): ${int(sized.rps)} req/s, ` +
+  `p99 ${ms(sized.p99Ms)} ms — the payload's own cost`)
+const path = writeResult('profile', {
+  seconds,
+  warmup_seconds: warmupSeconds,
+  connections,
+  points,
+  closed_loop_tool: WRK !== null ? 'wrk' : 'loadgen',
+  modes: results,
+  payload_only: sized
+})
 console.log(`\n→ ${path}`)

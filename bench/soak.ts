@@ -7,7 +7,10 @@
 // and is decoded again from the raw disk cache (no upstream: mirror:<data/sample>).
 // The maximum is taken first from a short closed-loop run of the same mix (bench/loadgen).
 // Writes bench/results/soak.json.
-import { int, loadgen, ms, numberArg, postProfile, profileBody, SAMPLE, serverMemory, sleep, startServer, table, writeResult, type ServerChild } from './lib.js'
+import {
+  int, loadgen, ms, numberArg, postProfile, profileBody, SAMPLE, serverMemory, sleep, startServer, table, writeResult,
+  type ServerChild
+} from './lib.js'
 import type { LoadRequest } from './loadgen.js'
 
 const seconds = numberArg('seconds', 60)
@@ -26,11 +29,32 @@ function mix (server: ServerChild): LoadRequest[] {
   const out: LoadRequest[] = []
   // cached: 24 grid points of one unit, 94.5 % of requests
   for (let k = 0; k < 24; k++) {
-    out.push({ kind: 'cached', method: 'POST', url, headers, body: profileBody(48.5 + (k % 6) * 1.3, 13.5 + Math.floor(k / 6) * 2.9, CACHED_TIME, [300, 500 + k * 10, 3000, 9000]), weight: 94.5 / 24 })
+    out.push({
+      kind: 'cached',
+      method: 'POST',
+      url,
+      headers,
+      body: profileBody(
+        48.5 + (k % 6) * 1.3,
+        13.5 + Math.floor(k / 6) * 2.9,
+        CACHED_TIME,
+        [300, 500 + k * 10, 3000, 9000]
+      ),
+      weight: 94.5 / 24
+    })
   }
   // cold: the other 8 units at 5 points each, 0.5 %
   for (const [t, time] of COLD_TIMES.entries()) {
-    for (let k = 0; k < 5; k++) out.push({ kind: 'cold', method: 'POST', url, headers, body: profileBody(49 + k * 1.5, 14 + t * 1.3, time), weight: 0.5 / 40 })
+    for (let k = 0; k < 5; k++) {
+      out.push({
+        kind: 'cold',
+        method: 'POST',
+        url,
+        headers,
+        body: profileBody(49 + k * 1.5, 14 + t * 1.3, time),
+        weight: 0.5 / 40
+      })
+    }
   }
   // invalid: 5 %, four kinds of bad body
   const bad = [
@@ -65,11 +89,21 @@ try {
   const sampler = (async () => {
     while (sampling) {
       const m = await serverMemory(server).catch(() => null)
-      if (m !== null) memory.push({ t: (performance.now() - startedAt) / 1000 - warmupSeconds, rss: m.rss, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers })
+      if (m !== null) {
+        memory.push({
+          t: (performance.now() - startedAt) / 1000 - warmupSeconds,
+          rss: m.rss,
+          heapUsed: m.heapUsed,
+          external: m.external,
+          arrayBuffers: m.arrayBuffers
+        })
+      }
       await sleep(1000)
     }
   })()
-  const soak = await loadgen({ mode: 'open', rate, connections: 64, seconds, warmupSeconds, windowSeconds: 10, requests })
+  const soak = await loadgen({
+    mode: 'open', rate, connections: 64, seconds, warmupSeconds, windowSeconds: 10, requests
+  })
   sampling = false
   await sampler
   const metrics = await (await fetch(`${server.info.aloftUrl}/metrics`)).text()
@@ -77,29 +111,65 @@ try {
 
   // RSS moves by tens of MiB as decoded units come and go: compare medians of the first and the
   // last 10 s of the measured period, not two single samples
-  const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)] }
+  const median = (xs: number[]): number => {
+    const s = [...xs].sort((a, b) => a - b)
+    return s[Math.floor(s.length / 2)]
+  }
   const first = memory.filter((m) => m.t >= 0 && m.t < 10).map((m) => m.rss)
   const last = memory.filter((m) => m.t >= seconds - 10).map((m) => m.rss)
   const atStart = { rss: median(first.length > 0 ? first : [memory[0].rss]) }
   const atEnd = { rss: median(last.length > 0 ? last : [memory[memory.length - 1].rss]) }
-  const unexpected = Object.entries(soak.outcomes).filter(([k]) => { const [kind, status] = k.split(' '); return EXPECTED[kind] !== status })
+  const unexpected = Object.entries(soak.outcomes).filter(([k]) => {
+    const [kind, status] = k.split(' ')
+    return EXPECTED[kind] !== status
+  })
   const errors = unexpected.filter(([k]) => / (5\d\d|error:)/.test(k)).reduce((n, [, v]) => n + v, 0)
 
-  console.log(`soak: ${seconds} s open loop at 80 % of the mix's closed-loop maximum (${int(probe.rps)} req/s → ${rate} req/s), after ${warmupSeconds} s warm-up at that rate`)
-  console.log('mix: 94.5 % cached (24 points of one unit), 0.5 % cold (8 other units, evicted and decoded again from the raw disk cache: ALOFT_CACHE_MB=3 holds two units), 5 % invalid bodies (→ 400)')
-  console.log(table(['outcome (kind status)', 'count', 'expected'], Object.entries(soak.outcomes).sort().map(([k, v]) => [k, String(v), EXPECTED[k.split(' ')[0]] === k.split(' ')[1] ? 'yes' : 'NO'])))
-  console.log(`\nunexpected answers: ${unexpected.reduce((n, [, v]) => n + v, 0)} (of which 5xx or socket errors: ${errors}); unanswered at the end: ${soak.unfinished}`)
+  console.log(`soak: ${seconds} s open loop at 80 % of the mix's closed-loop maximum ` +
+    `(${int(probe.rps)} req/s → ${rate} req/s), after ${warmupSeconds} s warm-up at that rate`)
+  console.log('mix: 94.5 % cached (24 points of one unit), 0.5 % cold (8 other units, evicted and decoded again ' +
+    'from the raw disk cache: ALOFT_CACHE_MB=3 holds two units), 5 % invalid bodies (→ 400)')
+  console.log(table(
+    ['outcome (kind status)', 'count', 'expected'],
+    Object.entries(soak.outcomes).sort().map(([k, v]) => [
+      k,
+      String(v),
+      EXPECTED[k.split(' ')[0]] === k.split(' ')[1] ? 'yes' : 'NO'
+    ])
+  ))
+  const unexpectedCount = unexpected.reduce((n, [, v]) => n + v, 0)
+  console.log(`\nunexpected answers: ${unexpectedCount} (of which 5xx or socket errors: ${errors}); ` +
+    `unanswered at the end: ${soak.unfinished}`)
   console.log('\nover time (latency from the scheduled start, all kinds)')
-  console.log(table(['window s', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'errors'], soak.windows.map((w) => [`${w.startS}–${w.startS + (soak.windows.length > 0 ? 10 : 0)}`, int(w.rps), ms(w.p50), ms(w.p99), ms(w.max), String(w.errors)])))
+  console.log(table(
+    ['window s', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'errors'],
+    soak.windows.map((w) => [
+      `${w.startS}–${w.startS + (soak.windows.length > 0 ? 10 : 0)}`,
+      int(w.rps),
+      ms(w.p50),
+      ms(w.p99),
+      ms(w.max),
+      String(w.errors)
+    ])
+  ))
   console.log('\nby kind')
-  console.log(table(['kind', 'count', 'p50 ms', 'p99 ms', 'max ms'], Object.entries(soak.byKind).map(([k, s]) => [k, String(s.count), ms(s.p50), ms(s.p99), ms(s.max)])))
+  console.log(table(
+    ['kind', 'count', 'p50 ms', 'p99 ms', 'max ms'],
+    Object.entries(soak.byKind).map(([k, s]) => [k, String(s.count), ms(s.p50), ms(s.p99), ms(s.max)])
+  ))
   const change = (atEnd.rss - atStart.rss) / atStart.rss
-  console.log(`\nserver RSS (median of 1 s samples): ${(atStart.rss / 2 ** 20).toFixed(1)} MiB over the first 10 s after warm-up, ${(atEnd.rss / 2 ** 20).toFixed(1)} MiB over the last 10 s (${(100 * change).toFixed(1)} %), max ${(Math.max(...memory.map((m) => m.rss)) / 2 ** 20).toFixed(1)} MiB`)
+  const startMib = (atStart.rss / 2 ** 20).toFixed(1)
+  const endMib = (atEnd.rss / 2 ** 20).toFixed(1)
+  const maxMib = (Math.max(...memory.map((m) => m.rss)) / 2 ** 20).toFixed(1)
+  console.log(`\nserver RSS (median of 1 s samples): ${startMib} MiB over the first 10 s after warm-up, ` +
+    `${endMib} MiB over the last 10 s (${(100 * change).toFixed(1)} %), max ${maxMib} MiB`)
   const mib = (xs: number[]): string => (median(xs) / 2 ** 20).toFixed(1)
   const part = (from: number, to: number): typeof memory => memory.filter((m) => m.t >= from && m.t < to)
   const [early, late] = [part(0, 10), part(seconds - 10, Infinity)]
-  console.log(`  of which (medians, first → last 10 s): JS heap ${mib(early.map((m) => m.heapUsed))} → ${mib(late.map((m) => m.heapUsed))} MiB, ` +
-    `external ${mib(early.map((m) => m.external))} → ${mib(late.map((m) => m.external))} MiB (array buffers ${mib(early.map((m) => m.arrayBuffers))} → ${mib(late.map((m) => m.arrayBuffers))})`)
+  console.log('  of which (medians, first → last 10 s): ' +
+    `JS heap ${mib(early.map((m) => m.heapUsed))} → ${mib(late.map((m) => m.heapUsed))} MiB, ` +
+    `external ${mib(early.map((m) => m.external))} → ${mib(late.map((m) => m.external))} MiB ` +
+    `(array buffers ${mib(early.map((m) => m.arrayBuffers))} → ${mib(late.map((m) => m.arrayBuffers))})`)
   console.log(`decoded cache: ${cacheLine('aloft_decoded_cache_requests_total')}`)
   const path = writeResult('soak', {
     seconds,

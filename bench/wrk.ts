@@ -32,6 +32,10 @@ export interface ClosedTarget {
 
 const lua = (s: string): string => JSON.stringify(s) // a JSON string is a valid Lua string here (ASCII)
 
+/** The string.format pattern of `done` below: wrk's summary as one JSON line. */
+const SUMMARY_FORMAT = '{"requests":%d,"duration_us":%d,"status":%d,"connect":%d,"read":%d,"write":%d,' +
+  '"timeout":%d,"p50_us":%d,"p99_us":%d,"max_us":%d}\\n'
+
 function script (t: ClosedTarget): string {
   const lines = [`wrk.method = ${lua(t.method)}`]
   if (t.body !== undefined) lines.push(`wrk.body = ${lua(t.body)}`)
@@ -39,13 +43,14 @@ function script (t: ClosedTarget): string {
     lines.push(`bodies = { ${t.bodies.map(lua).join(', ')} }`)
     // formatted once per thread in init: formatting each request in Lua would make wrk the bottleneck
     lines.push('local prepared = {}\nlocal turn = 0')
-    lines.push('init = function(args)\n  for k, b in ipairs(bodies) do prepared[k] = wrk.format(nil, nil, nil, b) end\nend')
+    lines.push('init = function(args)\n' +
+      '  for k, b in ipairs(bodies) do prepared[k] = wrk.format(nil, nil, nil, b) end\nend')
     lines.push('request = function()\n  turn = turn % #prepared + 1\n  return prepared[turn]\nend')
   }
   for (const [k, v] of Object.entries(t.headers ?? {})) lines.push(`wrk.headers[${lua(k)}] = ${lua(v)}`)
   lines.push(`done = function(summary, latency, requests)
   local e = summary.errors
-  io.write(string.format('{"requests":%d,"duration_us":%d,"status":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d,"p50_us":%d,"p99_us":%d,"max_us":%d}\\n',
+  io.write(string.format('${SUMMARY_FORMAT}',
     summary.requests, summary.duration, e.status, e.connect, e.read, e.write, e.timeout,
     latency:percentile(50), latency:percentile(99), latency.max))
 end`)
@@ -56,7 +61,8 @@ async function wrk (t: ClosedTarget, connections: number, seconds: number): Prom
   const dir = await mkdtemp(join(tmpdir(), 'aloft-wrk-'))
   try {
     await writeFile(join(dir, 'run.lua'), script(t))
-    const child = track(spawn(WRK!, ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', join(dir, 'run.lua'), t.url], { stdio: ['ignore', 'pipe', 'pipe'] }))
+    const args = ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', join(dir, 'run.lua'), t.url]
+    const child = track(spawn(WRK!, args, { stdio: ['ignore', 'pipe', 'pipe'] }))
     let out = ''
     let err = ''
     child.stdout!.on('data', (d: Buffer) => { out += d.toString() })
@@ -65,7 +71,9 @@ async function wrk (t: ClosedTarget, connections: number, seconds: number): Prom
     const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)))
     clearTimeout(timer)
     const line = out.split('\n').find((l) => l.startsWith('{"requests"'))
-    if (code !== 0 || line === undefined) throw new Error(`wrk failed (${code}): ${err.trim()} ${out.trim().slice(-500)}`)
+    if (code !== 0 || line === undefined) {
+      throw new Error(`wrk failed (${code}): ${err.trim()} ${out.trim().slice(-500)}`)
+    }
     const r = JSON.parse(line) as Record<string, number>
     return {
       tool: 'wrk',
@@ -82,7 +90,10 @@ async function wrk (t: ClosedTarget, connections: number, seconds: number): Prom
 }
 
 /** Maximum throughput against one target: wrk when installed, else bench/loadgen closed loop. */
-export async function closedLoop (t: ClosedTarget, options: { connections: number, seconds: number, warmupSeconds: number, tool?: 'wrk' | 'loadgen' }): Promise<ClosedRun> {
+export async function closedLoop (
+  t: ClosedTarget,
+  options: { connections: number, seconds: number, warmupSeconds: number, tool?: 'wrk' | 'loadgen' }
+): Promise<ClosedRun> {
   const tool = options.tool ?? (WRK !== null ? 'wrk' : 'loadgen')
   if (tool === 'wrk') {
     if (options.warmupSeconds > 0) await wrk(t, options.connections, options.warmupSeconds)
@@ -93,8 +104,20 @@ export async function closedLoop (t: ClosedTarget, options: { connections: numbe
     connections: options.connections,
     seconds: options.seconds,
     warmupSeconds: options.warmupSeconds,
-    requests: (t.bodies ?? [t.body]).map((body) => ({ kind: 'target', url: t.url, method: t.method, headers: t.headers, body }))
+    requests: (t.bodies ?? [t.body]).map((body) => ({
+      kind: 'target', url: t.url, method: t.method, headers: t.headers, body
+    }))
   })
-  const ok = Object.entries(r.outcomes).filter(([k]) => /^\S+ [23]\d\d$/.test(k)).reduce((n, [, v]) => n + v, 0)
-  return { tool: 'loadgen', rps: r.rps, requests: r.completed, errors: r.completed + r.unfinished - ok, p50Ms: r.latencyMs.p50, p99Ms: r.latencyMs.p99, maxMs: r.latencyMs.max }
+  const ok = Object.entries(r.outcomes)
+    .filter(([k]) => /^\S+ [23]\d\d$/.test(k))
+    .reduce((n, [, v]) => n + v, 0)
+  return {
+    tool: 'loadgen',
+    rps: r.rps,
+    requests: r.completed,
+    errors: r.completed + r.unfinished - ok,
+    p50Ms: r.latencyMs.p50,
+    p99Ms: r.latencyMs.p99,
+    maxMs: r.latencyMs.max
+  }
 }

@@ -7,7 +7,11 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' })
+execFileSync(
+  process.execPath,
+  [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')],
+  { stdio: 'inherit' }
+)
 
 const ASSETS = /\.lua$/
 for (const entry of readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' })) {

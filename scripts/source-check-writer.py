@@ -38,7 +38,8 @@ def messages(path):
 
 def main():
     out = os.path.join(tempfile.mkdtemp(prefix='aloft-writer-'), 'cut.grib2')
-    node = ['node', '--import', './node_modules/@tapjs/typescript/dist/esm/import.mjs', 'scripts/source-writer-cut.ts', SOURCE, out] + [str(x) for x in BOX]
+    node = ['node', '--import', './node_modules/@tapjs/typescript/dist/esm/import.mjs',
+            'scripts/source-writer-cut.ts', SOURCE, out] + [str(x) for x in BOX]
     subprocess.run(node, cwd=ROOT, check=True, env={**os.environ, 'TS_NODE_TRANSPILE_ONLY': '1'})
     ours = json.load(open(out + '.ours.json'))
 
@@ -55,8 +56,14 @@ def main():
     count = 0
     for k, h in enumerate(messages(out)):
         count += 1
-        g = {key: eccodes.codes_get(h, key) for key in ('Ni', 'Nj', 'latitudeOfFirstGridPointInDegrees', 'longitudeOfFirstGridPointInDegrees', 'latitudeOfLastGridPointInDegrees', 'longitudeOfLastGridPointInDegrees', 'jScansPositively', 'packingType')}
-        want = {'Ni': NI, 'Nj': NJ, 'latitudeOfFirstGridPointInDegrees': 50.0, 'longitudeOfFirstGridPointInDegrees': 20.0, 'latitudeOfLastGridPointInDegrees': 51.5, 'longitudeOfLastGridPointInDegrees': 22.25, 'jScansPositively': 1, 'packingType': 'grid_simple'}
+        g = {key: eccodes.codes_get(h, key) for key in (
+            'Ni', 'Nj', 'latitudeOfFirstGridPointInDegrees', 'longitudeOfFirstGridPointInDegrees',
+            'latitudeOfLastGridPointInDegrees', 'longitudeOfLastGridPointInDegrees', 'jScansPositively',
+            'packingType')}
+        want = {'Ni': NI, 'Nj': NJ,
+                'latitudeOfFirstGridPointInDegrees': 50.0, 'longitudeOfFirstGridPointInDegrees': 20.0,
+                'latitudeOfLastGridPointInDegrees': 51.5, 'longitudeOfLastGridPointInDegrees': 22.25,
+                'jScansPositively': 1, 'packingType': 'grid_simple'}
         if g != want:
             print(f'message {k}: grid/packing {g} != {want}')
             problems += 1

@@ -1,6 +1,7 @@
 // Helper of scripts/source-check-writer.py: cut a box out of every field of a GRIB2 file with
 // the local upstream's simple-packing writer, write the result and our decoder's reading of it.
-// Usage: node --import ./node_modules/@tapjs/typescript/dist/esm/import.mjs scripts/source-writer-cut.ts IN OUT BOTTOM TOP LEFT RIGHT
+// Usage: node --import ./node_modules/@tapjs/typescript/dist/esm/import.mjs scripts/source-writer-cut.ts
+//   IN OUT BOTTOM TOP LEFT RIGHT
 import { readFileSync, writeFileSync } from 'node:fs'
 import { decodeField, scanMessages } from '../src/grib/index.js'
 import { cutField } from '../src/standin/grib-writer.js'
@@ -15,6 +16,7 @@ for (const f of scanMessages(bytes)) {
 }
 const out = Buffer.concat(parts)
 writeFileSync(output, out)
-const ours = scanMessages(new Uint8Array(out)).map((f) => Array.from(decodeField(new Uint8Array(out), f), (v) => Number.isNaN(v) ? null : v))
+const ours = scanMessages(new Uint8Array(out)).map((f) =>
+  Array.from(decodeField(new Uint8Array(out), f), (v) => Number.isNaN(v) ? null : v))
 writeFileSync(output + '.ours.json', JSON.stringify(ours))
 console.log(`${parts.length} fields written to ${output}`)

@@ -41,7 +41,11 @@ if (!env.REDIS_URL) {
     env.REDIS_URL = 'redis://127.0.0.1:6379'
   } else {
     const port = await freePort()
-    redis = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' })
+    redis = spawn(
+      'redis-server',
+      ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' }
+    )
     redis.on('error', (err) => {
       console.error(`aloft tests need redis-server on PATH (none answers on 127.0.0.1:6379): ${err.message}`)
       process.exit(2)

@@ -49,23 +49,57 @@ interface VariableSpec {
 export const VARIABLES: readonly VariableSpec[] = [
   { name: 'PORT', default: '8080', about: 'TCP port to listen on (0 picks a free one)' },
   { name: 'HOST', default: '0.0.0.0', about: 'address to bind' },
-  { name: 'REDIS_URL', default: '', about: 'Redis for accounts, allowances and rate limits shared by several instances (redis:// or rediss://); unset: an in-memory store inside this process' },
+  {
+    name: 'REDIS_URL', default: '',
+    about: 'Redis for accounts, allowances and rate limits shared by several instances (redis:// or rediss://); ' +
+      'unset: an in-memory store inside this process'
+  },
   { name: 'ALOFT_REDIS_PREFIX', default: 'aloft:', about: 'prefix of every Redis key aloft writes' },
-  { name: 'ALOFT_ADMIN_TOKEN', default: '', about: 'operator token for POST /v1/admin/accounts (at least 16 characters); unset: the route does not exist' },
+  {
+    name: 'ALOFT_ADMIN_TOKEN', default: '',
+    about: 'operator token for POST /v1/admin/accounts (at least 16 characters); unset: the route does not exist'
+  },
   { name: 'ALOFT_LOG_LEVEL', default: 'info', about: 'fatal, error, warn, info, debug, trace or silent' },
-  { name: 'ALOFT_SOURCE', default: 'noaa', about: 'data source: noaa, mirror:<directory or http(s) URL in the bucket layout>, or filter:<http(s) URL of a grib-filter endpoint>' },
+  {
+    name: 'ALOFT_SOURCE', default: 'noaa',
+    about: 'data source: noaa, mirror:<directory or http(s) URL in the bucket layout>, ' +
+      'or filter:<http(s) URL of a grib-filter endpoint>'
+  },
   { name: 'ALOFT_CACHE_DIR', default: 'var/cache', about: 'where raw source bytes are kept across restarts' },
   { name: 'ALOFT_DAILY_ALLOWANCE', default: '1000', about: 'upstream attempts per account per UTC day (integer >= 0)' },
   { name: 'ALOFT_RATE_PER_SECOND', default: '20', about: 'sustained profile requests per second per account (> 0)' },
   { name: 'ALOFT_RATE_BURST', default: '40', about: 'profile request burst per account (integer >= 1)' },
-  { name: 'ALOFT_MAX_TIME_OFFSET_HOURS', default: '3', about: 'how far (inclusive) the nearest model time may lie from the requested time before a 404' },
-  { name: 'ALOFT_SHUTDOWN_GRACE_MS', default: '10000', about: 'how long SIGTERM/SIGINT waits for in-flight requests before closing them' },
+  {
+    name: 'ALOFT_MAX_TIME_OFFSET_HOURS', default: '3',
+    about: 'how far (inclusive) the nearest model time may lie from the requested time before a 404'
+  },
+  {
+    name: 'ALOFT_SHUTDOWN_GRACE_MS', default: '10000',
+    about: 'how long SIGTERM/SIGINT waits for in-flight requests before closing them'
+  },
   { name: 'ALOFT_CACHE_MB', default: '512', about: 'memory budget (MiB) of decoded units shared by all requests' },
-  { name: 'ALOFT_WORKERS', default: String(availableParallelism()), about: 'decode worker threads (default: the number of cores)' },
-  { name: 'ALOFT_INTERPOLATE', default: 'main', about: 'where a cached profile is interpolated from the shared tile: main (the event loop, measured faster) or worker' },
-  { name: 'ALOFT_TILE_DEGREES', default: '1', about: 'grib-filter tile edge in degrees (a multiple of 0.25 dividing 360): nearby points share one fetch' },
-  { name: 'ALOFT_UPSTREAM_CONCURRENCY', default: '4', about: 'upstream HTTP requests at once (shared by all instances through Redis)' },
-  { name: 'ALOFT_UPSTREAM_PER_MINUTE', default: '', about: 'upstream HTTP requests per minute, shared by all instances through Redis; default 100 for noaa and filter (NOAA blocks above 120), 6000 for a mirror' },
+  {
+    name: 'ALOFT_WORKERS', default: String(availableParallelism()),
+    about: 'decode worker threads (default: the number of cores)'
+  },
+  {
+    name: 'ALOFT_INTERPOLATE', default: 'main',
+    about: 'where a cached profile is interpolated from the shared tile: main (the event loop, measured faster) ' +
+      'or worker'
+  },
+  {
+    name: 'ALOFT_TILE_DEGREES', default: '1',
+    about: 'grib-filter tile edge in degrees (a multiple of 0.25 dividing 360): nearby points share one fetch'
+  },
+  {
+    name: 'ALOFT_UPSTREAM_CONCURRENCY', default: '4',
+    about: 'upstream HTTP requests at once (shared by all instances through Redis)'
+  },
+  {
+    name: 'ALOFT_UPSTREAM_PER_MINUTE', default: '',
+    about: 'upstream HTTP requests per minute, shared by all instances through Redis; ' +
+      'default 100 for noaa and filter (NOAA blocks above 120), 6000 for a mirror'
+  },
   { name: 'ALOFT_UPSTREAM_TIMEOUT_MS', default: '30000', about: 'timeout of one upstream HTTP request' }
 ]
 
@@ -75,7 +109,10 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = []
   const known = new Set(VARIABLES.map((v) => v.name))
   for (const name of Object.keys(env)) {
-    if (name.startsWith('ALOFT_') && !known.has(name)) problems.push(`${name} is not a variable aloft knows (a typo?); known: ${[...known].filter((k) => k.startsWith('ALOFT_')).join(', ')}`)
+    if (name.startsWith('ALOFT_') && !known.has(name)) {
+      const names = [...known].filter((k) => k.startsWith('ALOFT_')).join(', ')
+      problems.push(`${name} is not a variable aloft knows (a typo?); known: ${names}`)
+    }
   }
   const raw = (name: string): string => {
     const value = env[name]
@@ -96,27 +133,43 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   const port = int('PORT', 0, 65535)
   const host = raw('HOST')
   const redisUrl = env.REDIS_URL === undefined || env.REDIS_URL === '' ? undefined : env.REDIS_URL
-  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) problems.push('REDIS_URL is invalid: expected redis://[user:password@]host[:port][/db] or rediss://…')
+  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {
+    problems.push('REDIS_URL is invalid: expected redis://[user:password@]host[:port][/db] or rediss://…')
+  }
   const redisPrefix = raw('ALOFT_REDIS_PREFIX')
-  if (!/^[\x21-\x7e]{1,64}$/.test(redisPrefix)) problems.push('ALOFT_REDIS_PREFIX is invalid: expected 1–64 printable characters without spaces')
-  const adminToken = env.ALOFT_ADMIN_TOKEN === undefined || env.ALOFT_ADMIN_TOKEN === '' ? undefined : env.ALOFT_ADMIN_TOKEN
-  if (adminToken !== undefined && (adminToken.length < 16 || /\s/.test(adminToken))) problems.push('ALOFT_ADMIN_TOKEN is invalid: expected at least 16 characters without white space (the value is not shown)')
+  if (!/^[\x21-\x7e]{1,64}$/.test(redisPrefix)) {
+    problems.push('ALOFT_REDIS_PREFIX is invalid: expected 1–64 printable characters without spaces')
+  }
+  const adminToken = env.ALOFT_ADMIN_TOKEN === '' ? undefined : env.ALOFT_ADMIN_TOKEN
+  if (adminToken !== undefined && (adminToken.length < 16 || /\s/.test(adminToken))) {
+    problems.push('ALOFT_ADMIN_TOKEN is invalid: expected at least 16 characters without white space ' +
+      '(the value is not shown)')
+  }
   const logLevel = raw('ALOFT_LOG_LEVEL') as Config['logLevel']
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) problems.push(`ALOFT_LOG_LEVEL=${JSON.stringify(logLevel)} is invalid: expected one of ${LOG_LEVELS.join(', ')}`)
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    problems.push(`ALOFT_LOG_LEVEL=${JSON.stringify(logLevel)} is invalid: expected one of ${LOG_LEVELS.join(', ')}`)
+  }
   const source = parseSource(raw('ALOFT_SOURCE'), problems)
   const cacheDir = raw('ALOFT_CACHE_DIR')
   const dailyAllowance = int('ALOFT_DAILY_ALLOWANCE', 0, 1_000_000_000)
-  const ratePerSecond = number('ALOFT_RATE_PER_SECOND', (n) => n > 0 && n <= 1_000_000, 'a number greater than 0 (at most 1000000)')
+  const ratePerSecond = number('ALOFT_RATE_PER_SECOND', (n) => n > 0 && n <= 1_000_000,
+    'a number greater than 0 (at most 1000000)')
   const rateBurst = int('ALOFT_RATE_BURST', 1, 1_000_000)
-  const maxTimeOffsetHours = number('ALOFT_MAX_TIME_OFFSET_HOURS', (n) => n >= 0 && n <= 24, 'a number of hours from 0 to 24')
+  const maxTimeOffsetHours = number('ALOFT_MAX_TIME_OFFSET_HOURS', (n) => n >= 0 && n <= 24,
+    'a number of hours from 0 to 24')
   const shutdownGraceMs = int('ALOFT_SHUTDOWN_GRACE_MS', 0, 600_000)
   const cacheMegabytes = int('ALOFT_CACHE_MB', 1, 1_048_576)
   const workers = int('ALOFT_WORKERS', 1, 256)
   const interpolateIn = raw('ALOFT_INTERPOLATE') as Config['interpolateIn']
-  if (interpolateIn !== 'main' && interpolateIn !== 'worker') problems.push(`ALOFT_INTERPOLATE=${JSON.stringify(interpolateIn)} is invalid: expected main or worker`)
-  const tileDegrees = number('ALOFT_TILE_DEGREES', (n) => Number.isInteger(n * 4) && n > 0 && 1440 % (n * 4) === 0, 'a multiple of 0.25 that divides 360 (e.g. 0.5, 1, 2, 5)')
+  if (interpolateIn !== 'main' && interpolateIn !== 'worker') {
+    problems.push(`ALOFT_INTERPOLATE=${JSON.stringify(interpolateIn)} is invalid: expected main or worker`)
+  }
+  const tileDegrees = number('ALOFT_TILE_DEGREES', (n) => Number.isInteger(n * 4) && n > 0 && 1440 % (n * 4) === 0,
+    'a multiple of 0.25 that divides 360 (e.g. 0.5, 1, 2, 5)')
   const upstreamConcurrency = int('ALOFT_UPSTREAM_CONCURRENCY', 1, 64)
-  const upstreamPerMinute = raw('ALOFT_UPSTREAM_PER_MINUTE') === '' ? undefined : int('ALOFT_UPSTREAM_PER_MINUTE', 1, 100_000)
+  const upstreamPerMinute = raw('ALOFT_UPSTREAM_PER_MINUTE') === ''
+    ? undefined
+    : int('ALOFT_UPSTREAM_PER_MINUTE', 1, 100_000)
   const upstreamTimeoutMs = int('ALOFT_UPSTREAM_TIMEOUT_MS', 100, 600_000)
 
   if (problems.length > 0) throw new ConfigError(problems)
@@ -134,6 +187,7 @@ function parseSource (value: string, problems: string[]): SourceSetting {
   const rest = colon < 0 ? '' : value.slice(colon + 1)
   if (kind === 'mirror' && rest !== '') return { kind: 'mirror', location: rest }
   if (kind === 'filter' && /^https?:\/\/\S+$/.test(rest)) return { kind: 'filter', url: rest }
-  problems.push(`ALOFT_SOURCE=${JSON.stringify(value)} is invalid: expected noaa, mirror:<directory or http(s) URL>, or filter:<http(s) URL>`)
+  const accepts = 'noaa, mirror:<directory or http(s) URL>, or filter:<http(s) URL>'
+  problems.push(`ALOFT_SOURCE=${JSON.stringify(value)} is invalid: expected ${accepts}`)
   return { kind: 'noaa' }
 }

@@ -11,7 +11,10 @@ export function createLogger (level: Config['logLevel'], destination?: Destinati
     base: { service: 'aloft' },
     timestamp: pino.stdTimeFunctions.isoTime,
     // Belt and braces: should a header object ever reach a log call, its secrets are masked.
-    redact: { paths: ['*.headers["x-api-key"]', '*.headers.authorization', 'headers["x-api-key"]', 'headers.authorization'], censor: '[redacted]' }
+    redact: {
+      paths: ['*.headers["x-api-key"]', '*.headers.authorization', 'headers["x-api-key"]', 'headers.authorization'],
+      censor: '[redacted]'
+    }
   }
   return destination === undefined ? pino(options) : pino(options, destination)
 }

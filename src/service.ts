@@ -64,6 +64,10 @@ function dataPath (config: Config, store: AccountStore, logger: Logger, metrics:
   return { source, field, profiles: new ProfileService({ source, field, interpolateIn: config.interpolateIn }) }
 }
 
+function dataParts (data: DataPath | undefined): Pick<RunningService, 'source' | 'field' | 'profiles'> {
+  return { source: data?.source, field: data?.field, profiles: data?.profiles }
+}
+
 export async function startService (config: Config, options: StartOptions = {}): Promise<RunningService> {
   const logger = options.logger ?? createLogger(config.logLevel)
   const metrics = options.metrics ?? createMetrics()
@@ -78,7 +82,7 @@ export async function startService (config: Config, options: StartOptions = {}):
     await data?.field.close()
     await data?.source.close()
   }
-  const app = createApp({ config, store, logger, metrics, now: options.now, source: data?.source, profiles: data?.profiles })
+  const app = createApp({ config, store, logger, metrics, now: options.now, ...dataParts(data) })
   let http
   try {
     http = await listen(app, config, logger)
@@ -99,8 +103,5 @@ export async function startService (config: Config, options: StartOptions = {}):
     })()
     return closing
   }
-  return {
-    app, server: http.server, store, source: data?.source, field: data?.field, profiles: data?.profiles, logger, metrics,
-    url: http.url, close
-  }
+  return { app, server: http.server, url: http.url, store, logger, metrics, ...dataParts(data), close }
 }

@@ -12,20 +12,27 @@ t.test('defaults', async (t) => {
 
 t.test('every variable is read', async (t) => {
   const c = loadConfig({
-    PORT: '9000', HOST: '127.0.0.1', REDIS_URL: 'redis://10.0.0.1:6380/2', ALOFT_REDIS_PREFIX: 'x:', ALOFT_ADMIN_TOKEN: 'a'.repeat(16),
-    ALOFT_LOG_LEVEL: 'warn', ALOFT_SOURCE: 'mirror:/data/gfs', ALOFT_CACHE_DIR: '/tmp/c', ALOFT_DAILY_ALLOWANCE: '0',
-    ALOFT_RATE_PER_SECOND: '0.5', ALOFT_RATE_BURST: '1', ALOFT_MAX_TIME_OFFSET_HOURS: '1.5', ALOFT_SHUTDOWN_GRACE_MS: '100'
+    PORT: '9000', HOST: '127.0.0.1', REDIS_URL: 'redis://10.0.0.1:6380/2', ALOFT_REDIS_PREFIX: 'x:',
+    ALOFT_ADMIN_TOKEN: 'a'.repeat(16), ALOFT_LOG_LEVEL: 'warn', ALOFT_SOURCE: 'mirror:/data/gfs',
+    ALOFT_CACHE_DIR: '/tmp/c', ALOFT_DAILY_ALLOWANCE: '0', ALOFT_RATE_PER_SECOND: '0.5', ALOFT_RATE_BURST: '1',
+    ALOFT_MAX_TIME_OFFSET_HOURS: '1.5', ALOFT_SHUTDOWN_GRACE_MS: '100'
   })
   t.match(c, {
-    port: 9000, host: '127.0.0.1', redisUrl: 'redis://10.0.0.1:6380/2', redisPrefix: 'x:', adminToken: 'a'.repeat(16), logLevel: 'warn',
-    source: { kind: 'mirror', location: '/data/gfs' }, cacheDir: '/tmp/c', dailyAllowance: 0, ratePerSecond: 0.5, rateBurst: 1,
-    maxTimeOffsetHours: 1.5, shutdownGraceMs: 100
+    port: 9000, host: '127.0.0.1', redisUrl: 'redis://10.0.0.1:6380/2', redisPrefix: 'x:', adminToken: 'a'.repeat(16),
+    logLevel: 'warn', source: { kind: 'mirror', location: '/data/gfs' }, cacheDir: '/tmp/c', dailyAllowance: 0,
+    ratePerSecond: 0.5, rateBurst: 1, maxTimeOffsetHours: 1.5, shutdownGraceMs: 100
   })
 })
 
 t.test('the source forms', async (t) => {
-  t.same(loadConfig({ ALOFT_SOURCE: 'filter:https://nomads.example/cgi-bin/filter_gfs_0p25.pl' }).source, { kind: 'filter', url: 'https://nomads.example/cgi-bin/filter_gfs_0p25.pl' })
-  t.same(loadConfig({ ALOFT_SOURCE: 'mirror:http://127.0.0.1:9999/bucket' }).source, { kind: 'mirror', location: 'http://127.0.0.1:9999/bucket' })
+  t.same(
+    loadConfig({ ALOFT_SOURCE: 'filter:https://nomads.example/cgi-bin/filter_gfs_0p25.pl' }).source,
+    { kind: 'filter', url: 'https://nomads.example/cgi-bin/filter_gfs_0p25.pl' }
+  )
+  t.same(
+    loadConfig({ ALOFT_SOURCE: 'mirror:http://127.0.0.1:9999/bucket' }).source,
+    { kind: 'mirror', location: 'http://127.0.0.1:9999/bucket' }
+  )
 })
 
 const bad: Array<[string, Record<string, string>, RegExp]> = [

@@ -42,7 +42,8 @@ export class MemoryStore implements AccountStore {
   async createKey (accountId: string, name: string): Promise<{ record: KeyRecord, secret: string }> {
     if (!this.accounts.has(accountId)) throw new UnknownAccountError(accountId)
     const { secret, hash, prefix } = newSecret()
-    const record: KeyRecord = { id: newId('key'), account_id: accountId, prefix, name, created_at: nowSeconds(), revoked_at: null }
+    const record: KeyRecord = { id: newId('key'), account_id: accountId, prefix, name, created_at: nowSeconds(),
+      revoked_at: null }
     this.keys.set(record.id, { record, hash, seq: ++this.seq })
     this.keyByHash.set(hash, record.id)
     return { record: { ...record }, secret }

@@ -105,7 +105,8 @@ export class RedisStore implements AccountStore {
 
   async createKey (accountId: string, name: string): Promise<{ record: KeyRecord, secret: string }> {
     const { secret, hash, prefix } = newSecret()
-    const record: KeyRecord = { id: newId('key'), account_id: accountId, prefix, name, created_at: nowSeconds(), revoked_at: null }
+    const record: KeyRecord = { id: newId('key'), account_id: accountId, prefix, name, created_at: nowSeconds(),
+      revoked_at: null }
     const created = await this.script(SCRIPTS.createKey,
       [this.key('account', accountId), this.key('key', record.id), this.key('key_hash', hash),
         this.key('account', accountId) + ':keys', this.p + 'key_seq'],
@@ -136,7 +137,8 @@ export class RedisStore implements AccountStore {
   }
 
   async revokeKey (accountId: string, keyId: string): Promise<KeyRecord | null> {
-    const reply = await this.script(SCRIPTS.revokeKey, [this.key('key', keyId)], [accountId, nowSeconds(), ...KEY_FIELDS])
+    const reply = await this.script(SCRIPTS.revokeKey, [this.key('key', keyId)],
+      [accountId, nowSeconds(), ...KEY_FIELDS])
     return Array.isArray(reply) ? toKeyRecord(reply as Array<string | null>) : null
   }
 
@@ -146,15 +148,19 @@ export class RedisStore implements AccountStore {
     return await this.run(async () => {
       const keyId = await this.redis.get(this.key('key_hash', hash))
       if (keyId === null) return { ok: false, reason: 'invalid_api_key' }
-      const [accountId, revokedAt, stored] = await this.redis.hmget(this.key('key', keyId), 'account_id', 'revoked_at', 'secret_sha256')
-      if (accountId === null || stored === null || !sameHash(stored, hash)) return { ok: false, reason: 'invalid_api_key' }
+      const [accountId, revokedAt, stored] = await this.redis.hmget(this.key('key', keyId), 'account_id', 'revoked_at',
+        'secret_sha256')
+      if (accountId === null || stored === null || !sameHash(stored, hash)) {
+        return { ok: false, reason: 'invalid_api_key' }
+      }
       if (revokedAt !== '') return { ok: false, reason: 'revoked_api_key' }
       return { ok: true, account_id: accountId, key_id: keyId }
     })
   }
 
   async allowance (accountId: string, nowMs?: number): Promise<AllowanceState> {
-    const [used, msToReset] = await this.script(SCRIPTS.allowance, [this.key('allowance', accountId)], [clock(nowMs)]) as number[]
+    const [used, msToReset] = await this.script(SCRIPTS.allowance, [this.key('allowance', accountId)],
+      [clock(nowMs)]) as number[]
     return allowanceState(used, this.limits.dailyAllowance, msToReset)
   }
 
@@ -183,7 +189,8 @@ export class RedisStore implements AccountStore {
       ok: true,
       key_id: String(keyId),
       account_id: String(accountId),
-      rate: rateDecision(this.gcra, { allowed: allowed === 1, fullInUs: Number(fullInUs), retryInUs: Number(retryInUs) })
+      rate: rateDecision(this.gcra,
+        { allowed: allowed === 1, fullInUs: Number(fullInUs), retryInUs: Number(retryInUs) })
     }
   }
 
@@ -241,7 +248,9 @@ export class RedisStore implements AccountStore {
     if (status === 'ready') return
     if (status === 'end') throw new StoreUnavailableError('account store is closed')
     // Between reconnect attempts, fail at once rather than hold every request for timeoutMs.
-    if (status === 'reconnecting' || status === 'close') throw new StoreUnavailableError('account store unavailable: Redis connection lost, reconnecting')
+    if (status === 'reconnecting' || status === 'close') {
+      throw new StoreUnavailableError('account store unavailable: Redis connection lost, reconnecting')
+    }
     this.readyWait ??= new Promise<void>((resolve) => {
       this.redis.once('ready', () => {
         this.readyWait = null

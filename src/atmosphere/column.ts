@@ -120,7 +120,9 @@ export function fillColumn (src: ColumnSource, out: Column): Column {
     const u = at(src.ugrd_ms, k)
     const v = at(src.vgrd_ms, k)
     const hum = at(humidity, k)
-    if (!(Number.isFinite(h) && Number.isFinite(t) && Number.isFinite(u) && Number.isFinite(v) && Number.isFinite(hum))) continue
+    const complete = Number.isFinite(h) && Number.isFinite(t) && Number.isFinite(u) && Number.isFinite(v) &&
+      Number.isFinite(hum)
+    if (!complete) continue
     const z = geometricHeight(h)
     if (z < ground) continue
     const q = useSpfh ? hum : specificHumidityFromNcepRh(hum, t, p)

@@ -35,7 +35,8 @@ export function findLevel (zs: ArrayLike<number>, count: number, z: number): num
  * on a level returns that level's own values (including its pressure, not exp(ln p)). Heights
  * beyond the column take the end level: callers check coverage first. No allocation.
  */
-export function writeLevel (column: Column, altitudeAgl: number, zMsl: number, out: Float64Array, offset: number): void {
+export function writeLevel (column: Column, altitudeAgl: number, zMsl: number, out: Float64Array,
+  offset: number): void {
   const { z_m: zs, count } = column
   const i = findLevel(zs, count, zMsl)
   let u: number, v: number, t: number, q: number, p: number

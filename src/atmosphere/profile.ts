@@ -1,5 +1,7 @@
 import type { Column } from './column.js'
-import { type AltitudeReference, type VerticalCoverage, isWithinCoverage, toAgl, toMsl, verticalCoverage } from './coverage.js'
+import {
+  type AltitudeReference, type VerticalCoverage, isWithinCoverage, toAgl, toMsl, verticalCoverage
+} from './coverage.js'
 import { LEVEL_FIELD_COUNT, writeLevel } from './interpolate.js'
 import type { SpecificHumiditySource } from './methods.js'
 
@@ -62,8 +64,10 @@ export type ProfileResult = ProfileOk | OutsideVerticalRange | UnusableSourceCol
 export function groundFacts (column: Column, supplied: number | null | undefined): GroundFacts {
   const model = column.model_ground_elevation_m_msl
   return supplied == null
-    ? { ground_elevation_m_msl: model, model_ground_elevation_m_msl: model, supplied_ground_elevation_m_msl: null, ground_source: 'model' }
-    : { ground_elevation_m_msl: supplied, model_ground_elevation_m_msl: model, supplied_ground_elevation_m_msl: supplied, ground_source: 'caller' }
+    ? { ground_elevation_m_msl: model, model_ground_elevation_m_msl: model, supplied_ground_elevation_m_msl: null,
+      ground_source: 'model' }
+    : { ground_elevation_m_msl: supplied, model_ground_elevation_m_msl: model,
+      supplied_ground_elevation_m_msl: supplied, ground_source: 'caller' }
 }
 
 /**
@@ -80,13 +84,17 @@ export function writeLevels (
   }
 }
 
-/** The atmosphere room's one entry point: a built column and the request's vertical part → levels or a typed refusal. */
+/**
+ * The atmosphere room's one entry point: a built column and the request's vertical part → levels or a typed refusal.
+ */
 export function computeProfile (column: Column, request: ProfileRequest): ProfileResult {
   if (!Number.isFinite(column.model_ground_elevation_m_msl)) {
-    return { ok: false, error: 'unusable_source_column', detail: 'no finite model terrain height (surface HGT) at the grid point' }
+    return { ok: false, error: 'unusable_source_column',
+      detail: 'no finite model terrain height (surface HGT) at the grid point' }
   }
   if (column.count === 0) {
-    return { ok: false, error: 'unusable_source_column', detail: 'no pressure level with HGT, TMP, UGRD, VGRD and humidity above the model terrain' }
+    return { ok: false, error: 'unusable_source_column',
+      detail: 'no pressure level with HGT, TMP, UGRD, VGRD and humidity above the model terrain' }
   }
   const ground = groundFacts(column, request.ground_elevation_m_msl)
   const coverage = verticalCoverage(column, ground.ground_elevation_m_msl)

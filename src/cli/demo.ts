@@ -31,7 +31,8 @@ export async function run (args: string[]): Promise<number> {
   const account = await service.store.createAccount('demo')
   const { secret } = await service.store.createKey(account.id, 'demo')
   const body = JSON.stringify({
-    latitude: 52.23, longitude: 21.01, time: '2020-08-04T18:00:00Z', altitudes_m: [300, 1000, 3000, 10000], altitude_reference: 'agl'
+    latitude: 52.23, longitude: 21.01, time: '2020-08-04T18:00:00Z', altitudes_m: [300, 1000, 3000,
+      10000], altitude_reference: 'agl'
   })
   console.log(`aloft demo: serving the bundled GFS sample (2020-07-21 … 2020-08-29, 48–56°N 13–25°E) on ${service.url}
 

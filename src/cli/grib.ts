@@ -23,7 +23,9 @@ interface Options { command: 'inspect' | 'value', file: string, json: boolean, l
 
 function parse (args: string[]): Options {
   const [command, ...rest] = args
-  if (command !== 'inspect' && command !== 'value') throw new UsageError(command === undefined ? 'missing command' : `unknown command '${command}'`)
+  if (command !== 'inspect' && command !== 'value') {
+    throw new UsageError(command === undefined ? 'missing command' : `unknown command '${command}'`)
+  }
   let file: string | undefined
   let json = false
   let lat = NaN; let lon = NaN
@@ -59,15 +61,18 @@ function stepText (f: GribField): string {
 
 function gridText (f: GribField): string {
   const g = f.grid
-  return `regular_ll ${g.ni}x${g.nj} ${g.dj}x${g.di}deg lat ${g.south}..${g.north} lon ${g.west}..${g.east} scan ${g.scanningMode}`
+  return `regular_ll ${g.ni}x${g.nj} ${g.dj}x${g.di}deg lat ${g.south}..${g.north} lon ${g.west}..${g.east} scan ` +
+    `${g.scanningMode}`
 }
 
 function packingText (f: GribField): string {
-  return `${PACKING_NAMES[f.packing] ?? `5.${f.packing} (unsupported)`} ${f.bitsPerValue ?? "?"}bit${f.bitmapIndicator === 255 ? '' : ' bitmap'}`
+  return `${PACKING_NAMES[f.packing] ?? `5.${f.packing} (unsupported)`} ` +
+    `${f.bitsPerValue ?? "?"}bit${f.bitmapIndicator === 255 ? '' : ' bitmap'}`
 }
 
 function levelJson (f: GribField): Record<string, unknown> {
-  return { level_type: f.level.type, ...(f.level.type === 100 ? { level_pa: f.level.value } : { level_value: f.level.value }) }
+  return { level_type: f.level.type,
+    ...(f.level.type === 100 ? { level_pa: f.level.value } : { level_value: f.level.value }) }
 }
 
 function inspect (fields: GribField[], json: boolean, io: Io): void {
@@ -83,7 +88,8 @@ function inspect (fields: GribField[], json: boolean, io: Io): void {
       step_hours: f.stepHours,
       step_end_hours: f.stepEndHours,
       reference_time: f.referenceTime,
-      grid: { template: f.grid.template, ni: f.grid.ni, nj: f.grid.nj, south: f.grid.south, north: f.grid.north, west: f.grid.west, east: f.grid.east, dlat: f.grid.dj, dlon: f.grid.di, scanning_mode: f.grid.scanningMode },
+      grid: { template: f.grid.template, ni: f.grid.ni, nj: f.grid.nj, south: f.grid.south, north: f.grid.north,
+        west: f.grid.west, east: f.grid.east, dlat: f.grid.dj, dlon: f.grid.di, scanning_mode: f.grid.scanningMode },
       packing: f.packing,
       bits_per_value: f.bitsPerValue,
       bitmap: f.bitmapIndicator !== 255,
@@ -93,7 +99,8 @@ function inspect (fields: GribField[], json: boolean, io: Io): void {
     return
   }
   for (const f of fields) {
-    io.out(`${String(f.index + 1).padStart(4)}  ${f.name.padEnd(6)} ${levelText(f).padEnd(28)} ${stepText(f).padEnd(7)} ${f.referenceTime}  ${gridText(f)}  ${packingText(f)}\n`)
+    io.out(`${String(f.index + 1).padStart(4)}  ${f.name.padEnd(6)} ${levelText(f).padEnd(28)} ` +
+      `${stepText(f).padEnd(7)} ${f.referenceTime}  ${gridText(f)}  ${packingText(f)}\n`)
   }
 }
 
@@ -126,7 +133,8 @@ async function value (bytes: Uint8Array, fields: GribField[], o: Options, io: Io
   }
   for (const r of rows) {
     const at = r.latitude === null ? 'outside the grid' : `at ${r.latitude}, ${r.longitude}`
-    io.out(`${String(r.field.index + 1).padStart(4)}  ${r.field.name.padEnd(6)} ${levelText(r.field).padEnd(28)} ${stepText(r.field).padEnd(7)} ${String(r.value ?? 'missing').padEnd(14)} ${at}\n`)
+    io.out(`${String(r.field.index + 1).padStart(4)}  ${r.field.name.padEnd(6)} ${levelText(r.field).padEnd(28)} ` +
+      `${stepText(r.field).padEnd(7)} ${String(r.value ?? 'missing').padEnd(14)} ${at}\n`)
   }
 }
 

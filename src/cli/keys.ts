@@ -32,7 +32,8 @@ Works on the Redis store named by REDIS_URL (key prefix ALOFT_REDIS_PREFIX, defa
 export const SECRET_WARNING = 'Store this secret now: it is shown only once and cannot be recovered.'
 
 export async function run (args: string[], io: CliIo = processIo): Promise<number> {
-  return await command(io, USAGE, args, { account: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' } },
+  return await command(io, USAGE, args,
+    { account: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' } },
     async (sub, opts, store) => {
       if (sub === 'create') {
         const { record, secret } = await store.createKey(required(opts, 'account'), required(opts, 'name'))
@@ -77,7 +78,9 @@ export async function command (
   let sub: string | undefined
   let opts: Options
   try {
-    const parsed = parseArgs({ args, options: { ...options, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true })
+    const parsed = parseArgs({ args,
+      options: { ...options, json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true })
     if (parsed.values.help === true) {
       io.out(usage)
       return 0
@@ -98,7 +101,8 @@ export async function command (
       'or point REDIS_URL at the Redis the servers use.')
     return 2
   }
-  const store = createStore({ redisUrl: url, prefix: io.env.ALOFT_REDIS_PREFIX || DEFAULT_REDIS_PREFIX, limits: DEFAULT_LIMITS })
+  const store = createStore({ redisUrl: url, prefix: io.env.ALOFT_REDIS_PREFIX || DEFAULT_REDIS_PREFIX,
+    limits: DEFAULT_LIMITS })
   try {
     return await act(sub, opts, store)
   } catch (err) {

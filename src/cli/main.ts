@@ -2,10 +2,12 @@
 // `aloft <command>`: each command lives in its own module, loaded only when asked for.
 const commands: Record<string, { about: string, load: () => Promise<{ run: (args: string[]) => Promise<number> }> }> = {
   serve: { about: 'run the HTTP service (configured by environment variables)', load: () => import('./serve.js') },
-  demo: { about: 'run the service offline on the bundled real GFS sample, with a ready API key', load: () => import('./demo.js') },
+  demo: { about: 'run the service offline on the bundled real GFS sample, with a ready API key',
+    load: () => import('./demo.js') },
   accounts: { about: 'accounts create --name N (Redis store named by REDIS_URL)', load: () => import('./accounts.js') },
   keys: { about: 'keys create|list|revoke (Redis store named by REDIS_URL)', load: () => import('./keys.js') },
-  upstream: { about: 'upstream --root DIR [--port P] [--host H]: a local NOAA stand-in serving DIR (bucket layout) as bucket and grib filter', load: () => import('./upstream.js') },
+  upstream: { about: 'upstream --root DIR [--port P] [--host H]: a local NOAA stand-in serving DIR (bucket layout) ' +
+    'as bucket and grib filter', load: () => import('./upstream.js') },
   grib: { about: 'grib inspect FILE | grib value FILE --lat X --lon Y [--json]', load: () => import('./grib.js') }
 }
 

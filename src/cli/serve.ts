@@ -30,7 +30,8 @@ export async function serveUntilSignal (service: RunningService): Promise<void> 
 
 export async function run (args: string[]): Promise<number> {
   if (args.length > 0) {
-    console.error(`aloft serve takes no arguments (configure it with environment variables; see the README): ${args.join(' ')}`)
+    console.error(`aloft serve takes no arguments (configure it with environment variables; see the README): ` +
+      `${args.join(' ')}`)
     return 2
   }
   const config = configOrExplain(process.env)

@@ -18,11 +18,13 @@ export async function run (args: string[]): Promise<number> {
   }
   if (opts.root === undefined) { console.error(`--root is required\n${USAGE}`); return 2 }
   const port = Number(opts.port ?? 8081)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) { console.error(`--port ${opts.port} is not a port\n${USAGE}`); return 2 }
+  if (!Number.isInteger(port) || port < 0 ||
+    port > 65535) { console.error(`--port ${opts.port} is not a port\n${USAGE}`); return 2 }
   const info = await stat(opts.root).catch(() => null)
   if (info === null || !info.isDirectory()) { console.error(`--root ${opts.root} is not a directory`); return 2 }
   const server = await startUpstream({ root: opts.root, port, host: opts.host ?? '127.0.0.1' })
-  console.log(`NOAA stand-in serving ${opts.root}\n  bucket / mirror: ${server.bucketUrl}\n  grib filter:     ${server.filterUrl}\n  listing:         ${server.listingUrl}`)
+  console.log(`NOAA stand-in serving ${opts.root}\n  bucket / mirror: ${server.bucketUrl}\n  grib filter:     ` +
+    `${server.filterUrl}\n  listing:         ${server.listingUrl}`)
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve)
     process.once('SIGTERM', resolve)

@@ -14,7 +14,8 @@ export const PROBLEM_CODES = {
   invalid_request: {
     status: 400,
     title: 'Invalid request',
-    about: 'The request body or parameters do not match the schema. The `errors` member lists each failure with its location (`loc`), a message, a type, the offending input and context.'
+    about: 'The request body or parameters do not match the schema. The `errors` member lists each failure with its ' +
+      'location (`loc`), a message, a type, the offending input and context.'
   },
   invalid_json: {
     status: 400,
@@ -29,7 +30,8 @@ export const PROBLEM_CODES = {
   payload_too_large: {
     status: 413,
     title: 'Payload too large',
-    about: 'The request body exceeds the 64 KiB limit.'
+    about: 'The request body exceeds the size limit of its route (64 KiB for the JSON routes of the interface; ' +
+      'capabilities publish the limits).'
   },
   missing_api_key: {
     status: 401,
@@ -39,7 +41,8 @@ export const PROBLEM_CODES = {
   invalid_api_key: {
     status: 401,
     title: 'Invalid API key',
-    about: 'The `X-API-Key` header does not name a known key. Keys are shown once at creation; ask your operator for a new one if it was lost.'
+    about: 'The `X-API-Key` header does not name a known key. Keys are shown once at creation; ask your operator ' +
+      'for a new one if it was lost.'
   },
   revoked_api_key: {
     status: 401,
@@ -69,23 +72,28 @@ export const PROBLEM_CODES = {
   outside_source_coverage: {
     status: 404,
     title: 'Outside source coverage',
-    about: 'The requested place or time is not covered by the model data the source holds: the point lies outside its grid, or no model time lies within the allowed offset of the requested time. `detail` names the nearest available times.'
+    about: 'The requested place or time is not covered by the model data the source holds: the point lies outside ' +
+      'its grid, or no model time lies within the allowed offset of the requested time. `detail` names the nearest ' +
+        'available times.'
   },
   outside_vertical_range: {
     status: 409,
     title: 'Outside supported vertical range',
-    about: 'A requested height lies outside the pressure-level column at this point. `coverage` gives the range that can be served, in both references; heights exactly on a limit are served.'
+    about: 'A requested height lies outside the pressure-level column at this point. `coverage` gives the range ' +
+      'that can be served, in both references; heights exactly on a limit are served.'
   },
   rate_limited: {
     status: 429,
     title: 'Too many requests',
-    about: 'The account made profile requests faster than its request rate allows. Wait the number of seconds in `Retry-After`; `RateLimit-*` headers describe the bucket.',
+    about: 'The account made profile requests faster than its request rate allows. Wait the number of seconds in ' +
+      '`Retry-After`; `RateLimit-*` headers describe the bucket.',
     retryAfter: true
   },
   daily_allowance_exhausted: {
     status: 429,
     title: 'Daily allowance exhausted',
-    about: "The account's daily allowance of upstream data fetches is spent and the answer would need a new fetch. Profiles served from cached data still succeed; the allowance resets at 00:00 UTC (`Retry-After`).",
+    about: "The account's daily allowance of upstream data fetches is spent and the answer would need a new fetch. " +
+      "Profiles served from cached data still succeed; the allowance resets at 00:00 UTC (`Retry-After`).",
     retryAfter: true
   },
   internal_error: {
@@ -96,18 +104,21 @@ export const PROBLEM_CODES = {
   unusable_source_column: {
     status: 502,
     title: 'Unusable source column',
-    about: 'The upstream data for this point could not be used: it was not valid GRIB2, lacked required variables, did not match the requested model time or held non-finite values.'
+    about: 'The upstream data for this point could not be used: it was not valid GRIB2, lacked required variables, ' +
+      'did not match the requested model time or held non-finite values.'
   },
   source_busy: {
     status: 503,
     title: 'Source busy',
-    about: 'The upstream data source is failing or saturated. Wait the number of seconds in `Retry-After` and try again.',
+    about: 'The upstream data source is failing or saturated. Wait the number of seconds in `Retry-After` and try ' +
+      'again.',
     retryAfter: true
   },
   service_unavailable: {
     status: 503,
     title: 'Service unavailable',
-    about: 'aloft cannot serve this right now (a dependency such as the account store is unreachable, or the service is shutting down). Wait the number of seconds in `Retry-After`.',
+    about: 'aloft cannot serve this right now (a dependency such as the account store is unreachable, or the ' +
+      'service is shutting down). Wait the number of seconds in `Retry-After`.',
     retryAfter: true
   }
 } as const satisfies Record<string, ProblemCode>

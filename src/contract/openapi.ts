@@ -40,7 +40,9 @@ export function buildOpenApi (routes: readonly RouteSpec[]): object {
     const s = route.success
     responses[String(s.status)] = {
       description: route.summary,
-      content: s.schema !== undefined ? { 'application/json': { schema: ref(s.schema) } } : { [s.mediaType ?? 'text/plain']: { schema: { type: 'string' } } }
+      content: s.schema !== undefined
+        ? { 'application/json': { schema: ref(s.schema) } }
+        : { [s.mediaType ?? 'text/plain']: { schema: { type: 'string' } } }
     }
     const byStatus = new Map<number, ProblemCodeName[]>()
     for (const code of [...route.problems, 'internal_error' as const]) {
@@ -51,7 +53,8 @@ export function buildOpenApi (routes: readonly RouteSpec[]): object {
       const retry = codes.some((c) => 'retryAfter' in PROBLEM_CODES[c])
       responses[String(status)] = {
         description: codes.map((c) => `\`${c}\`: ${PROBLEM_CODES[c].title}`).join('; '),
-        ...(retry ? { headers: { 'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } } } } : {}),
+        ...(retry ? { headers: { 'Retry-After': { description: 'seconds to wait before retrying',
+          schema: { type: 'integer', minimum: 1 } } } } : {}),
         content: { [PROBLEM_MEDIA]: { schema: { $ref: '#/components/schemas/Problem' } } }
       }
     }
@@ -60,7 +63,8 @@ export function buildOpenApi (routes: readonly RouteSpec[]): object {
       summary: route.summary,
       tags: [route.tag],
       ...(params.length > 0 ? { parameters: params } : {}),
-      ...(route.body !== undefined ? { requestBody: { required: true, content: { 'application/json': { schema: ref(route.body.schema) } } } } : {}),
+      ...(route.body !== undefined ? { requestBody: { required: true,
+        content: { 'application/json': { schema: ref(route.body.schema) } } } } : {}),
       responses,
       security: route.auth === 'api_key' ? [{ ApiKeyAuth: [] }] : route.auth === 'admin' ? [{ AdminBearer: [] }] : []
     }
@@ -71,14 +75,17 @@ export function buildOpenApi (routes: readonly RouteSpec[]): object {
     info: {
       title: 'aloft — atmospheric profiles from NOAA GFS',
       version: INTERFACE_VERSION,
-      description: 'Wind, temperature, pressure, humidity and air density at chosen heights above a point, from NOAA GFS 0.25° pressure-level data, with full provenance. Errors are RFC 9457 problem documents (`application/problem+json`).'
+      description: 'Wind, temperature, pressure, humidity and air density at chosen heights above a point, from ' +
+        'NOAA GFS 0.25° pressure-level data, with full provenance. Errors are RFC 9457 problem documents ' +
+          '(`application/problem+json`).'
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     paths,
     components: {
       schemas: Object.fromEntries(Object.entries(SCHEMAS).map(([name, schema]) => [name, toJson(schema)])),
       securitySchemes: {
-        ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'A secret API key; never embed it in a browser application.' },
+        ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key',
+          description: 'A secret API key; never embed it in a browser application.' },
         AdminBearer: { type: 'http', scheme: 'bearer', description: 'The operator token (ALOFT_ADMIN_TOKEN).' }
       }
     }

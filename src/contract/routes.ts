@@ -49,8 +49,14 @@ function route (entry: RouteEntry): RouteSpec {
   return { admissionCost: 0, cors: false, streams: false, openapi: true, problems: [], ...entry }
 }
 
-const BODY_PROBLEMS: ProblemCodeName[] = ['invalid_request', 'invalid_json', 'unsupported_media_type', 'payload_too_large']
+const BODY_PROBLEMS: ProblemCodeName[] = [
+  'invalid_request', 'invalid_json', 'unsupported_media_type', 'payload_too_large'
+]
 const KEY_PROBLEMS: ProblemCodeName[] = ['missing_api_key', 'invalid_api_key', 'revoked_api_key', 'service_unavailable']
+/** What reading GFS data can answer, in docs/DESIGN.md §3's order. */
+const DATA_PROBLEMS: ProblemCodeName[] = [
+  'outside_source_coverage', 'daily_allowance_exhausted', 'source_busy', 'unusable_source_column'
+]
 const json = (schema: TSchema): RouteSpec['body'] => ({ schema, limitBytes: LIMITS.maxBodyBytes })
 
 export const ROUTES: readonly RouteSpec[] = [
@@ -59,11 +65,11 @@ export const ROUTES: readonly RouteSpec[] = [
     summary: 'Wind, temperature, pressure, humidity and density at 1–32 heights above a point',
     auth: 'api_key', admissionCost: 1, unauthorizedTitle: PROFILE_UNAUTHORIZED_TITLE, body: json(AtmosphereRequest),
     success: { status: 200, schema: AtmosphereResponse },
-    problems: [...KEY_PROBLEMS, 'rate_limited', ...BODY_PROBLEMS, 'outside_source_coverage', 'daily_allowance_exhausted',
-      'source_busy', 'unusable_source_column', 'outside_vertical_range']
+    problems: [...KEY_PROBLEMS, 'rate_limited', ...BODY_PROBLEMS, ...DATA_PROBLEMS, 'outside_vertical_range']
   }),
   route({
-    method: 'GET', path: '/v1/atmosphere/capabilities', operationId: 'capabilities_v1_atmosphere_capabilities_get', tag: 'atmosphere',
+    method: 'GET', path: '/v1/atmosphere/capabilities', tag: 'atmosphere',
+    operationId: 'capabilities_v1_atmosphere_capabilities_get',
     summary: 'Source, coverage, returned fields, limits and options (no key needed)',
     auth: 'none', cors: true, success: { status: 200, schema: Capabilities }
   }),
@@ -75,7 +81,8 @@ export const ROUTES: readonly RouteSpec[] = [
   route({
     method: 'POST', path: '/v1/keys', operationId: 'create_key', tag: 'keys',
     summary: 'Create an API key for the calling account (the secret is shown once)',
-    auth: 'api_key', body: json(NewKey), success: { status: 201, schema: CreatedKey }, problems: [...KEY_PROBLEMS, ...BODY_PROBLEMS]
+    auth: 'api_key', body: json(NewKey), success: { status: 201, schema: CreatedKey },
+    problems: [...KEY_PROBLEMS, ...BODY_PROBLEMS]
   }),
   route({
     method: 'GET', path: '/v1/keys', operationId: 'list_keys', tag: 'keys',

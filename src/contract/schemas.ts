@@ -156,7 +156,9 @@ export type NewAccount = Static<typeof NewAccount>
 
 export const CreatedKey = Type.Object({
   id: Type.String(),
-  key: Type.String({ description: 'the secret: returned only once; store it securely, never in a browser application' }),
+  key: Type.String({
+    description: 'the secret: returned only once; store it securely, never in a browser application'
+  }),
   name: Type.String()
 }, { additionalProperties: false, $id: 'CreatedKey' })
 export type CreatedKey = Static<typeof CreatedKey>
@@ -204,11 +206,13 @@ export const Capabilities = Type.Object({
     model: Type.String(),
     dataset: Type.String(),
     grid_spacing_degrees: Type.Number(),
-    pressure_levels_pa: Type.Array(Type.Number(), { description: 'isobaric levels the source holds (Pa); empty when not known yet' }),
+    pressure_levels_pa: Type.Array(Type.Number(),
+      { description: 'isobaric levels the source holds (Pa); empty when not known yet' }),
     time_coverage: Type.Object({
       first_valid_time: Nullable(DateTime('earliest valid time the source holds')),
       last_valid_time: Nullable(DateTime('latest valid time the source holds')),
-      max_time_offset_hours: Type.Number({ description: 'how far the nearest model time may lie from the requested time' })
+      max_time_offset_hours: Type.Number({ description: 'how far the nearest model time may lie from the requested ' +
+        'time' })
     }, { additionalProperties: false }),
     licence_url: Type.String(),
     source_url: Type.String(),

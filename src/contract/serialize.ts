@@ -53,12 +53,15 @@ function emit (e: Emitter, schema: TSchema, x: string): void {
     e.code.push(`if (${item} === undefined) s += 'null'; else {`)
     emit(e, schema.items as TSchema, item)
     e.code.push('} } s += \']\'; }')
-  } else if (type === 'object' && schema.properties !== undefined && schema.additionalProperties === false && schema.patternProperties === undefined) {
+  } else if (type === 'object' && schema.properties !== undefined && schema.additionalProperties === false &&
+    schema.patternProperties === undefined) {
     const sep = fresh(e, 'sep')
-    e.code.push(`if (${x} === null || typeof ${x} !== 'object' || typeof ${x}.toJSON === 'function') s += JSON.stringify(${x}); else { s += '{'; let ${sep} = '';`)
+    e.code.push(`if (${x} === null || typeof ${x} !== 'object' || typeof ${x}.toJSON === 'function') s += ` +
+      `JSON.stringify(${x}); else { s += '{'; let ${sep} = '';`)
     for (const [name, sub] of Object.entries(schema.properties as Record<string, TSchema>)) {
       const v = fresh(e, 'v')
-      e.code.push(`const ${v} = ${x}[${JSON.stringify(name)}]; if (${v} !== undefined && typeof ${v} !== 'function') { s += ${sep} + ${JSON.stringify(JSON.stringify(name) + ':')}; ${sep} = ',';`)
+      e.code.push(`const ${v} = ${x}[${JSON.stringify(name)}]; if (${v} !== undefined && typeof ${v} !== ` +
+        `'function') { s += ${sep} + ${JSON.stringify(JSON.stringify(name) + ':')}; ${sep} = ',';`)
       emit(e, sub, v)
       e.code.push('}')
     }
@@ -73,6 +76,7 @@ function emit (e: Emitter, schema: TSchema, x: string): void {
 }
 
 /** What JSON.stringify would escape in a string: quote, backslash, controls, UTF-16 surrogates. */
+// eslint-disable-next-line no-control-regex -- the control characters are exactly what JSON escapes
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/
 
 /** A serialiser for values of `schema`; JSON.stringify's output for any value the schema describes. */
@@ -80,6 +84,7 @@ export function compileSerializer (schema: TSchema): Serializer {
   const e: Emitter = { code: [], n: 0 }
   emit(e, schema, 'value')
   // eslint-disable-next-line no-new-func -- generated from our own schemas, as Ajv does
-  const make = new Function('NEEDS_ESCAPE', `'use strict'; return function serialize (value) { let s = ''; ${e.code.join('\n')} return s; }`)
+  const make = new Function('NEEDS_ESCAPE',
+    `'use strict'; return function serialize (value) { let s = ''; ${e.code.join('\n')} return s; }`)
   return make(NEEDS_ESCAPE) as Serializer
 }

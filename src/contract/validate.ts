@@ -88,6 +88,16 @@ const TYPE_NAMES: Record<string, string> = {
   array: 'list_type', object: 'dict_type', null: 'none_type'
 }
 
+const BOUND_NAMES = {
+  minimum: ['greater_than_equal', 'greater than or equal to'],
+  maximum: ['less_than_equal', 'less than or equal to'],
+  exclusiveMinimum: ['greater_than', 'greater than'],
+  exclusiveMaximum: ['less_than', 'less than']
+} as const
+
+const DATE_TIME_MESSAGE = 'Input should be an RFC 3339 date-time with seconds and a timezone (Z or ±HH:MM), ' +
+  'e.g. 2026-01-01T12:00:00Z; leap seconds are not accepted'
+
 function toErrorItems (errors: ErrorObject[], body: unknown, root: string): ValidationErrorItem[] {
   const items: ValidationErrorItem[] = []
   const seen = new Set<string>()
@@ -95,6 +105,9 @@ function toErrorItems (errors: ErrorObject[], body: unknown, root: string): Vali
     const path = pointerSegments(e.instancePath)
     const input = valueAt(body, path)
     const p = e.params as Record<string, unknown>
+    /** An item at the failing value's own location. */
+    const here = (msg: string, type: string, ctx?: Record<string, unknown>): ValidationErrorItem =>
+      ({ loc: [root, ...path], msg, type, input, ctx })
     let item: ValidationErrorItem
     switch (e.keyword) {
       case 'required':
@@ -102,47 +115,61 @@ function toErrorItems (errors: ErrorObject[], body: unknown, root: string): Vali
         break
       case 'additionalProperties': {
         const name = String(p.additionalProperty)
-        item = { loc: [root, ...path, name], msg: 'Unknown field: extra properties are not permitted', type: 'extra_forbidden', input: valueAt(input, [name]) }
+        item = {
+          loc: [root, ...path, name],
+          msg: 'Unknown field: extra properties are not permitted',
+          type: 'extra_forbidden',
+          input: valueAt(input, [name])
+        }
         break
       }
       case 'uniqueItems': {
         const [first, dup] = [Number(p.j), Number(p.i)].sort((a, b) => a - b)
-        item = { loc: [root, ...path, dup], msg: `Items must be unique: item ${dup} repeats item ${first}`, type: 'unique_items', input: valueAt(input, [dup]), ctx: { duplicate_of: first } }
+        item = {
+          loc: [root, ...path, dup],
+          msg: `Items must be unique: item ${dup} repeats item ${first}`,
+          type: 'unique_items',
+          input: valueAt(input, [dup]),
+          ctx: { duplicate_of: first }
+        }
         break
       }
       case 'type': {
         const t = Array.isArray(p.type) ? (p.type as string[]).join(' or ') : String(p.type)
-        item = { loc: [root, ...path], msg: `Input should be of type ${t}`, type: TYPE_NAMES[t] ?? 'type_error', input, ctx: { expected: t } }
+        item = here(`Input should be of type ${t}`, TYPE_NAMES[t] ?? 'type_error', { expected: t })
         break
       }
-      case 'enum':
-        item = { loc: [root, ...path], msg: `Input should be one of: ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`, type: 'enum', input, ctx: { expected: p.allowedValues } }
+      case 'enum': {
+        const values = (p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')
+        item = here(`Input should be one of: ${values}`, 'enum', { expected: p.allowedValues })
         break
+      }
       case 'const':
-        item = { loc: [root, ...path], msg: `Input should be ${JSON.stringify(p.allowedValue)}`, type: 'literal_error', input, ctx: { expected: p.allowedValue } }
+        item = here(`Input should be ${JSON.stringify(p.allowedValue)}`, 'literal_error', { expected: p.allowedValue })
         break
       case 'minimum': case 'maximum': case 'exclusiveMinimum': case 'exclusiveMaximum': {
-        const names = { minimum: ['greater_than_equal', 'greater than or equal to'], maximum: ['less_than_equal', 'less than or equal to'], exclusiveMinimum: ['greater_than', 'greater than'], exclusiveMaximum: ['less_than', 'less than'] } as const
-        const [type, words] = names[e.keyword]
-        item = { loc: [root, ...path], msg: `Input should be ${words} ${String(p.limit)}`, type, input, ctx: { limit: p.limit } }
+        const [type, words] = BOUND_NAMES[e.keyword]
+        item = here(`Input should be ${words} ${String(p.limit)}`, type, { limit: p.limit })
         break
       }
       case 'minItems': case 'maxItems': case 'minLength': case 'maxLength': {
         const short = e.keyword.startsWith('min')
         const unit = e.keyword.endsWith('Items') ? 'items' : 'characters'
-        item = { loc: [root, ...path], msg: `Input should have at ${short ? 'least' : 'most'} ${String(p.limit)} ${unit}`, type: short ? 'too_short' : 'too_long', input, ctx: { limit: p.limit } }
+        item = here(`Input should have at ${short ? 'least' : 'most'} ${String(p.limit)} ${unit}`,
+          short ? 'too_short' : 'too_long', { limit: p.limit })
         break
       }
       case 'format':
         item = p.format === 'date-time'
-          ? { loc: [root, ...path], msg: 'Input should be an RFC 3339 date-time with seconds and a timezone (Z or ±HH:MM), e.g. 2026-01-01T12:00:00Z; leap seconds are not accepted', type: 'datetime_format', input, ctx: { format: 'date-time' } }
-          : { loc: [root, ...path], msg: `Input should match format ${String(p.format)}`, type: 'format', input, ctx: { format: p.format } }
+          ? here(DATE_TIME_MESSAGE, 'datetime_format', { format: 'date-time' })
+          : here(`Input should match format ${String(p.format)}`, 'format', { format: p.format })
         break
       case 'pattern':
-        item = { loc: [root, ...path], msg: 'Input contains characters that are not allowed (control characters U+0000–U+001F, U+007F)', type: 'string_pattern_mismatch', input, ctx: { pattern: p.pattern } }
+        item = here('Input contains characters that are not allowed (control characters U+0000–U+001F, U+007F)',
+          'string_pattern_mismatch', { pattern: p.pattern })
         break
       default:
-        item = { loc: [root, ...path], msg: e.message ?? 'Invalid value', type: e.keyword, input, ctx: p }
+        item = here(e.message ?? 'Invalid value', e.keyword, p)
     }
     const key = JSON.stringify([item.loc, item.type])
     if (!seen.has(key)) {

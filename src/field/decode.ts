@@ -1,7 +1,9 @@
 // GRIB2 fields of one unit → a tile (see layout.ts): the fields a column needs, first occurrence
 // of each (variable, level), decoded and copied into [variable][level][row][col] order.
 import { decodeField, indexOf, type GribField, type LatLonGrid } from '../grib/index.js'
-import { TILE_VARIABLES, TileError, VAR, tileLayout, type GridBox, type TileLayout, type TileVariable } from './layout.js'
+import {
+  TILE_VARIABLES, TileError, VAR, tileLayout, type GridBox, type TileLayout, type TileVariable
+} from './layout.js'
 
 /** The variables a column cannot do without (humidity: SPFH or RH, checked separately). */
 const REQUIRED: readonly TileVariable[] = ['HGT', 'TMP', 'UGRD', 'VGRD']
@@ -25,7 +27,8 @@ export function selectFields (fields: readonly GribField[]): SelectedFields {
   for (const f of fields) {
     if (f.level.type === 1 && f.name === 'HGT') {
       surface ??= f
-    } else if (f.level.type === 100 && f.level.value !== null && (TILE_VARIABLES as readonly string[]).includes(f.name)) {
+    } else if (f.level.type === 100 && f.level.value !== null &&
+      (TILE_VARIABLES as readonly string[]).includes(f.name)) {
       const key = `${f.name}@${f.level.value}`
       if (!isobaric.has(key)) isobaric.set(key, f)
       if (f.name === 'HGT') levels.add(f.level.value)
@@ -47,10 +50,14 @@ export function decodeTile (
   if (levelsPa.length === 0) throw new TileError('the unit has no isobaric HGT')
   const grid = surface.grid
   for (const f of isobaric.values()) {
-    if (!sameGrid(f.grid, grid)) throw new TileError(`${f.name} at ${String(f.level.value)} Pa is on another grid than surface HGT`)
+    if (!sameGrid(f.grid, grid)) {
+      throw new TileError(`${f.name} at ${String(f.level.value)} Pa is on another grid than surface HGT`)
+    }
   }
   const present = TILE_VARIABLES.map((name) => levelsPa.some((p) => isobaric.has(`${name}@${p}`)))
-  for (const name of REQUIRED) if (!present[VAR[name]]) throw new TileError(`the unit has no ${name} on isobaric levels`)
+  for (const name of REQUIRED) {
+    if (!present[VAR[name]]) throw new TileError(`the unit has no ${name} on isobaric levels`)
+  }
   if (!present[VAR.SPFH] && !present[VAR.RH]) throw new TileError('the unit has neither SPFH nor RH on isobaric levels')
 
   const b = box === undefined ? { i0: 0, j0: 0, ni: grid.ni, nj: grid.nj } : clip(box, grid)

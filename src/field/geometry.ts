@@ -75,7 +75,8 @@ export function tileHoldsStencil (layout: TileLayout, s: Stencil): boolean {
 }
 
 /** The value of isobaric variable `v` at level index `k`, grid point (i, j), read in place; NaN when not held. */
-export function tileValue (layout: TileLayout, values: Float32Array, v: number, k: number, i: number, j: number): number {
+export function tileValue (layout: TileLayout, values: Float32Array, v: number, k: number, i: number,
+  j: number): number {
   const offset = planeOffset(layout, i, j)
   return offset < 0 ? NaN : values[v * layout.strides.variable + k * layout.strides.level + offset]
 }

@@ -36,18 +36,21 @@ export function tileLayout (grid: LatLonGrid, box: GridBox, levelsPa: number[], 
   const level = box.ni * box.nj
   const variable = level * levelsPa.length
   const surfaceOffset = variable * TILE_VARIABLES.length
-  return { levelsPa, present, grid, box, strides: { variable, level, row }, surfaceOffset, length: surfaceOffset + level }
+  return { levelsPa, present, grid, box, strides: { variable, level, row }, surfaceOffset,
+    length: surfaceOffset + level }
 }
 
 /**
  * Offset within a plane of grid column i, row j (source-grid indices), or −1 when the tile does
- * not hold that point. Columns count modulo the row, so a box across 0° E is read as one.
+ * not hold that point. On a global grid columns count modulo the row, so a box across 0° E is
+ * read as one; a regional grid has no column beyond its last.
  */
 export function planeOffset (layout: TileLayout, i: number, j: number): number {
-  const ni = layout.grid.ni
-  const c = ((i - layout.box.i0) % ni + ni) % ni
-  const r = j - layout.box.j0
-  if (r < 0 || r >= layout.box.nj || c >= layout.box.ni) return -1
+  const { grid, box } = layout
+  let c = i - box.i0
+  if (grid.global) c = (c % grid.ni + grid.ni) % grid.ni
+  const r = j - box.j0
+  if (r < 0 || r >= box.nj || c < 0 || c >= box.ni) return -1
   return r * layout.strides.row + c
 }
 

@@ -48,7 +48,9 @@ export function f32 (b: Uint8Array, o: number): number {
 
 /** Throws `truncated` unless `len` bytes from `o` lie inside `end`. */
 export function need (end: number, o: number, len: number, what: string): void {
-  if (o + len > end) throw new GribError('truncated', `${what} needs ${len} bytes but only ${Math.max(0, end - o)} remain`, o)
+  if (o + len > end) {
+    throw new GribError('truncated', `${what} needs ${len} bytes but only ${Math.max(0, end - o)} remain`, o)
+  }
 }
 
 /** Bytes needed to hold `count` values of `bits` bits, rounded up to whole bytes. */

@@ -20,13 +20,18 @@ export function decode (p: DataParams, data: Uint8Array, out: Float32Array): voi
   const nbits = p.bitsPerValue
   const mvm = p.missingManagement
   // order 0 in a 5.3 section means no differencing (ecCodes reads it so; ecCodes 2.28 writes it)
-  if (order > 2) throw new GribError('unsupported_packing', `spatial differencing of order ${order} (code table 5.6: 1 or 2)`)
+  if (order > 2) {
+    throw new GribError('unsupported_packing', `spatial differencing of order ${order} (code table 5.6: 1 or 2)`)
+  }
   if (mvm > 2) throw new GribError('unsupported_packing', `missing value management ${mvm} (code table 5.5: 0, 1 or 2)`)
   if (nbits > 32 || p.groupWidthBits > 32 || p.groupLengthBits > 32) {
-    throw new GribError('unsupported_packing', `complex packing with ${nbits}/${p.groupWidthBits}/${p.groupLengthBits}-bit fields (at most 32)`)
+    throw new GribError('unsupported_packing',
+      `complex packing with ${nbits}/${p.groupWidthBits}/${p.groupLengthBits}-bit fields (at most 32)`)
   }
   const extra = p.template === 3 ? p.extraOctets : 0
-  if (extra > 6) throw new GribError('unsupported_packing', `${extra}-octet spatial differencing descriptors (at most 6)`)
+  if (extra > 6) {
+    throw new GribError('unsupported_packing', `${extra}-octet spatial differencing descriptors (at most 6)`)
+  }
   if (ng > n) fail(`${ng} groups for ${n} values`)
   const bs = power(p.binaryScale, 2)
   const ds = power(-p.decimalScale, 10)
@@ -68,7 +73,9 @@ export function decode (p: DataParams, data: Uint8Array, out: Float32Array): voi
     if (count + len > n) fail(`group ${g} of length ${len} runs past ${n} values`)
     if (width > 32) throw new GribError('unsupported_packing', `group ${g} is ${width} bits wide (at most 32)`)
     used += len * width
-    if (used > valueBits) throw new GribError('truncated', `group ${g} needs ${used} value bits, section 7 holds ${valueBits}`)
+    if (used > valueBits) {
+      throw new GribError('truncated', `group ${g} needs ${used} value bits, section 7 holds ${valueBits}`)
+    }
     const end = count + len
     if (width === 0) {
       // every value of the group is its reference; with missing management, a reference of all

@@ -15,7 +15,9 @@ import { decode as decodeSimple } from './simple.js'
  */
 export function decodeField (bytes: Uint8Array, field: GribField, out?: Float32Array): Float32Array {
   const n = field.grid.numberOfPoints
-  if (out !== undefined && out.length < n) throw new GribError('bad_output', `output holds ${out.length} values, the field has ${n}`)
+  if (out !== undefined && out.length < n) {
+    throw new GribError('bad_output', `output holds ${out.length} values, the field has ${n}`)
+  }
   const target = out === undefined ? new Float32Array(n) : out.length === n ? out : out.subarray(0, n)
   const p = dataParams(bytes, field)
   const s = field.sections
@@ -23,10 +25,12 @@ export function decodeField (bytes: Uint8Array, field: GribField, out?: Float32A
   if (s.bitmap >= 0) {
     coded = countSet(bytes.subarray(s.bitmap), n)
     if (coded !== p.numberOfValues) {
-      throw new GribError('corrupt_section', `bitmap sets ${coded} points, section 5 says ${p.numberOfValues} values`, s.bitmap)
+      throw new GribError('corrupt_section', `bitmap sets ${coded} points, section 5 says ${p.numberOfValues} values`,
+        s.bitmap)
     }
   } else if (p.numberOfValues !== n) {
-    throw new GribError('corrupt_section', `section 5 says ${p.numberOfValues} values for ${n} grid points and no bitmap`, s.drs + 5)
+    throw new GribError('corrupt_section',
+      `section 5 says ${p.numberOfValues} values for ${n} grid points and no bitmap`, s.drs + 5)
   }
   // packed values go to the tail, where the bitmap pass spreads them forward in place
   const packed = target.subarray(n - coded)
@@ -41,7 +45,9 @@ export function decodeField (bytes: Uint8Array, field: GribField, out?: Float32A
     }
   } catch (err) {
     // decoders work on a view of section 7; give the reader the field's byte offset
-    if (err instanceof GribError && err.offset === undefined) throw new GribError(err.reason, `${err.message} in field ${field.index}`, s.data)
+    if (err instanceof GribError && err.offset === undefined) {
+      throw new GribError(err.reason, `${err.message} in field ${field.index}`, s.data)
+    }
     throw err
   }
   if (s.bitmap >= 0) expand(bytes.subarray(s.bitmap), target, coded)

@@ -39,13 +39,15 @@ export function jpeg2000Ready (): boolean { return codec !== null }
  */
 function checkCodestream (data: Uint8Array, n: number): void {
   if (data.length < 42 || u16(data, 0) !== 0xff4f || u16(data, 2) !== 0xff51) {
-    throw new GribError('corrupt_section', 'section 7 of a 5.40 field does not start with a JPEG 2000 codestream (SOC, SIZ)')
+    throw new GribError('corrupt_section',
+      'section 7 of a 5.40 field does not start with a JPEG 2000 codestream (SOC, SIZ)')
   }
   const width = u32(data, 8) - u32(data, 16); const height = u32(data, 12) - u32(data, 20)
   const tw = u32(data, 24); const th = u32(data, 28)
   const components = u16(data, 40)
   if (width * height !== n || components !== 1) {
-    throw new GribError('corrupt_section', `JPEG 2000 image is ${width}×${height}×${components}, section 5 says ${n} values`)
+    throw new GribError('corrupt_section',
+      `JPEG 2000 image is ${width}×${height}×${components}, section 5 says ${n} values`)
   }
   if (tw === 0 || th === 0 || Math.ceil(width / tw) * Math.ceil(height / th) > 4096) {
     throw new GribError('unsupported_packing', `JPEG 2000 tiling ${tw}×${th} for a ${width}×${height} image`)
@@ -55,7 +57,9 @@ function checkCodestream (data: Uint8Array, n: number): void {
 export function decode (p: DataParams, data: Uint8Array, out: Float32Array): void {
   const n = out.length
   if (p.bitsPerValue === 0) { out.fill(p.reference); return } // constant, as ecCodes
-  if (codec === null) throw new GribError('codec_not_ready', 'JPEG 2000 field (template 5.40) decoded before `await initGrib()`')
+  if (codec === null) {
+    throw new GribError('codec_not_ready', 'JPEG 2000 field (template 5.40) decoded before `await initGrib()`')
+  }
   checkCodestream(data, n)
   const decoder = new codec.J2KDecoder()
   try {
@@ -63,14 +67,17 @@ export function decode (p: DataParams, data: Uint8Array, out: Float32Array): voi
     try {
       decoder.decode()
     } catch (err) {
-      throw new GribError('corrupt_section', `JPEG 2000 stream does not decode: ${err instanceof Error ? err.message : String(err)}`)
+      throw new GribError('corrupt_section',
+        `JPEG 2000 stream does not decode: ${err instanceof Error ? err.message : String(err)}`)
     }
     const info = decoder.getFrameInfo()
     if (info.width * info.height !== n || info.componentCount !== 1) {
-      throw new GribError('corrupt_section', `JPEG 2000 image is ${info.width}×${info.height}×${info.componentCount}, section 5 says ${n} values`)
+      throw new GribError('corrupt_section',
+        `JPEG 2000 image is ${info.width}×${info.height}×${info.componentCount}, section 5 says ${n} values`)
     }
     if (info.bitsPerSample > 16 || info.isSigned) {
-      throw new GribError('unsupported_packing', `JPEG 2000 with ${info.bitsPerSample}-bit ${info.isSigned ? 'signed' : 'unsigned'} samples`)
+      throw new GribError('unsupported_packing',
+        `JPEG 2000 with ${info.bitsPerSample}-bit ${info.isSigned ? 'signed' : 'unsigned'} samples`)
     }
     const bytes = decoder.getDecodedBuffer() // a view into WebAssembly memory: read before the next call
     const bs = power(p.binaryScale, 2)

@@ -54,7 +54,9 @@ function findMarker (b: Uint8Array, from: number): number {
 
 // Which section may follow which (GRIB2 regulation 92.1.2): after a data section the message
 // either ends or repeats from section 2, 3 or 4 for another field.
-const NEXT: Record<number, readonly number[]> = { 0: [1], 1: [2, 3], 2: [3], 3: [4], 4: [5], 5: [6], 6: [7], 7: [2, 3, 4] }
+const NEXT: Record<number, readonly number[]> = {
+  0: [1], 1: [2, 3], 2: [3], 3: [4], 4: [5], 5: [6], 6: [7], 7: [2, 3, 4]
+}
 
 /** Index every GRIB2 field in `bytes`. Bytes before, between and after messages are skipped. */
 export function scanMessages (bytes: Uint8Array): GribField[] {
@@ -74,8 +76,12 @@ export function scanMessages (bytes: Uint8Array): GribField[] {
     }
     const high = u32(bytes, start + 8)
     const length = u32(bytes, start + 12)
-    if (high !== 0) throw new GribError('bad_length', `message claims ${high * 2 ** 32 + length} bytes (over 4 GiB)`, start + 8)
-    if (length < 16 + 21 + 4) throw new GribError('bad_length', `message claims ${length} bytes, less than any GRIB2 message`, start + 8)
+    if (high !== 0) {
+      throw new GribError('bad_length', `message claims ${high * 2 ** 32 + length} bytes (over 4 GiB)`, start + 8)
+    }
+    if (length < 16 + 21 + 4) {
+      throw new GribError('bad_length', `message claims ${length} bytes, less than any GRIB2 message`, start + 8)
+    }
     if (start + length > bytes.length) {
       throw new GribError('truncated', `message claims ${length} bytes but ${bytes.length - start} remain`, start + 8)
     }
@@ -107,8 +113,12 @@ function scanSections (b: Uint8Array, start: number, end: number, message: numbe
     if (o + 5 > end) throw new GribError('bad_length', `section header at ${o} runs past the end of the message`, o)
     const len = u32(b, o)
     const num = b[o + 4]
-    if (len < 5 || o + len > end) throw new GribError('bad_length', `section ${num} claims ${len} bytes; ${end - o} remain in the message`, o)
-    if (!NEXT[last].includes(num)) throw new GribError('corrupt_section', `section ${num} cannot follow section ${last}`, o + 4)
+    if (len < 5 || o + len > end) {
+      throw new GribError('bad_length', `section ${num} claims ${len} bytes; ${end - o} remain in the message`, o)
+    }
+    if (!NEXT[last].includes(num)) {
+      throw new GribError('corrupt_section', `section ${num} cannot follow section ${last}`, o + 4)
+    }
     switch (num) {
       case 1: ident = readSection1(b, o, len); break
       case 2: break // local use: nothing aloft reads
@@ -118,7 +128,8 @@ function scanSections (b: Uint8Array, start: number, end: number, message: numbe
         params = readDataHeader(b, o, len) // templates are checked when a field is decoded
         drs = o; drsLength = len
         if (grid !== null && params.numberOfValues > grid.numberOfPoints) {
-          throw new GribError('corrupt_section', `section 5 codes ${params.numberOfValues} values on a grid of ${grid.numberOfPoints} points`, o + 5)
+          throw new GribError('corrupt_section',
+            `section 5 codes ${params.numberOfValues} values on a grid of ${grid.numberOfPoints} points`, o + 5)
         }
         break
       case 6: {
@@ -126,15 +137,21 @@ function scanSections (b: Uint8Array, start: number, end: number, message: numbe
         bitmapIndicator = b[o + 5]
         if (bitmapIndicator === 0) {
           const needed = Math.ceil((grid as LatLonGrid).numberOfPoints / 8)
-          if (len - 6 < needed) throw new GribError('bad_length', `bitmap holds ${len - 6} bytes, the grid needs ${needed}`, o)
+          if (len - 6 < needed) {
+            throw new GribError('bad_length', `bitmap holds ${len - 6} bytes, the grid needs ${needed}`, o)
+          }
           bitmap = lastBitmap = o + 6
         } else if (bitmapIndicator === 254) {
-          if (lastBitmap < 0) throw new GribError('corrupt_section', 'bitmap indicator 254 (reuse) with no earlier bitmap in the message', o + 5)
+          if (lastBitmap < 0) {
+            throw new GribError('corrupt_section',
+              'bitmap indicator 254 (reuse) with no earlier bitmap in the message', o + 5)
+          }
           bitmap = lastBitmap
         } else if (bitmapIndicator === 255) {
           bitmap = -1
         } else {
-          throw new GribError('corrupt_section', `bitmap indicator ${bitmapIndicator}: predefined bitmaps are not supported`, o + 5)
+          throw new GribError('corrupt_section',
+            `bitmap indicator ${bitmapIndicator}: predefined bitmaps are not supported`, o + 5)
         }
         break
       }
@@ -175,7 +192,9 @@ function scanSections (b: Uint8Array, start: number, end: number, message: numbe
     last = num
     o += len
   }
-  if (last !== 7) throw new GribError('corrupt_section', `message ends after section ${last}, not after a data section`, end)
+  if (last !== 7) {
+    throw new GribError('corrupt_section', `message ends after section ${last}, not after a data section`, end)
+  }
 }
 
 /** Section 5 of a field as a record (for decoders, and for tools that print packing details). */

@@ -25,7 +25,9 @@ export function decode (p: DataParams, data: Uint8Array, out: Float32Array): voi
   }
   const { width, height, channels, depth } = image
   const samples = image.data
-  if (width * height !== n) throw new GribError('corrupt_section', `PNG image is ${width}×${height}, section 5 says ${n} values`)
+  if (width * height !== n) {
+    throw new GribError('corrupt_section', `PNG image is ${width}×${height}, section 5 says ${n} values`)
+  }
   if (depth * channels !== Math.ceil(p.bitsPerValue / 8) * 8 || depth < 8) {
     throw new GribError('unsupported_packing', `PNG of ${channels}×${depth} bits for ${p.bitsPerValue}-bit values`)
   }

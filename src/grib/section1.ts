@@ -9,8 +9,10 @@ export function readSection1 (b: Uint8Array, o: number, len: number): { centre: 
   const year = u16(b, o + 12); const month = b[o + 14]; const day = b[o + 15]
   const hour = b[o + 16]; const minute = b[o + 17]; const second = b[o + 18]
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) {
-    throw new GribError('corrupt_section', `section 1 reference time ${year}-${month}-${day} ${hour}:${minute}:${second} is not a time`, o + 12)
+    throw new GribError('corrupt_section',
+      `section 1 reference time ${year}-${month}-${day} ${hour}:${minute}:${second} is not a time`, o + 12)
   }
   const p = (n: number): string => String(n).padStart(2, '0')
-  return { centre: u16(b, o + 5), referenceTime: `${String(year).padStart(4, '0')}-${p(month)}-${p(day)}T${p(hour)}:${p(minute)}:${p(second)}Z` }
+  return { centre: u16(b, o + 5),
+    referenceTime: `${String(year).padStart(4, '0')}-${p(month)}-${p(day)}T${p(hour)}:${p(minute)}:${p(second)}Z` }
 }

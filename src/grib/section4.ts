@@ -38,7 +38,9 @@ function readLevel (b: Uint8Array, o: number): Level | null {
 
 function hoursOf (unit: number, amount: number, at: number): number {
   const h = TIME_UNIT_HOURS[unit]
-  if (h === undefined) throw new GribError('unsupported_product', `time unit ${unit} (code table 4.4) has no fixed length in hours`, at)
+  if (h === undefined) {
+    throw new GribError('unsupported_product', `time unit ${unit} (code table 4.4) has no fixed length in hours`, at)
+  }
   return amount * h
 }
 
@@ -46,16 +48,24 @@ export function readProduct (b: Uint8Array, o: number, len: number): Product {
   if (len < 9) throw new GribError('bad_length', `section 4 is ${len} bytes, shorter than its 9 fixed bytes`, o)
   const template = u16(b, o + 7)
   const fixed = template === 0 ? 34 : template === 1 ? 37 : template === 8 ? 58 : -1
-  if (fixed < 0) throw new GribError('unsupported_product', `product definition template 4.${template}: aloft reads 4.0, 4.1 and 4.8`, o + 7)
-  if (len < fixed) throw new GribError('bad_length', `section 4 template 4.${template} is ${len} bytes, needs ${fixed}`, o)
+  if (fixed < 0) {
+    throw new GribError('unsupported_product',
+      `product definition template 4.${template}: aloft reads 4.0, 4.1 and 4.8`, o + 7)
+  }
+  if (len < fixed) {
+    throw new GribError('bad_length', `section 4 template 4.${template} is ${len} bytes, needs ${fixed}`, o)
+  }
   const level = readLevel(b, o + 22)
   if (level === null) throw new GribError('corrupt_section', 'product has no first fixed surface (type 255)', o + 22)
   const stepHours = hoursOf(b[o + 17], u32(b, o + 18), o + 17)
   let stepEndHours = stepHours
   if (template === 8) {
     const ranges = b[o + 41]
-    if (ranges < 1 || len < 46 + 12 * ranges) throw new GribError('corrupt_section', `template 4.8 with ${ranges} time ranges in ${len} bytes`, o + 41)
+    if (ranges < 1 || len < 46 + 12 * ranges) {
+      throw new GribError('corrupt_section', `template 4.8 with ${ranges} time ranges in ${len} bytes`, o + 41)
+    }
     stepEndHours = stepHours + hoursOf(b[o + 48], u32(b, o + 49), o + 48)
   }
-  return { template, category: b[o + 9], number: b[o + 10], level, level2: readLevel(b, o + 28), stepHours, stepEndHours }
+  return { template, category: b[o + 9], number: b[o + 10], level, level2: readLevel(b, o + 28), stepHours,
+    stepEndHours }
 }

@@ -21,11 +21,14 @@ export interface DataParams {
 }
 
 /** What the index needs from section 5: template, values coded, bits (null for templates aloft does not decode). */
-export function readDataHeader (b: Uint8Array, o: number, len: number): { template: number, numberOfValues: number, bitsPerValue: number | null } {
+export function readDataHeader (
+  b: Uint8Array, o: number, len: number
+): { template: number, numberOfValues: number, bitsPerValue: number | null } {
   if (len < 11) throw new GribError('bad_length', `section 5 is ${len} bytes, shorter than its 11 fixed bytes`, o)
   const template = u16(b, o + 9)
   const fixed = DRS_LENGTH[template]
-  return { template, numberOfValues: u32(b, o + 5), bitsPerValue: fixed !== undefined && len >= fixed ? b[o + 19] : null }
+  const bitsPerValue = fixed !== undefined && len >= fixed ? b[o + 19] : null
+  return { template, numberOfValues: u32(b, o + 5), bitsPerValue }
 }
 
 /** Fixed length of section 5 for each template aloft decodes. */
@@ -36,9 +39,12 @@ export function readDataRepresentation (b: Uint8Array, o: number, len: number): 
   const template = u16(b, o + 9)
   const fixed = DRS_LENGTH[template]
   if (fixed === undefined) {
-    throw new GribError('unsupported_packing', `data representation template 5.${template}: aloft decodes 5.0, 5.2, 5.3, 5.40 and 5.41`, o + 9)
+    throw new GribError('unsupported_packing',
+      `data representation template 5.${template}: aloft decodes 5.0, 5.2, 5.3, 5.40 and 5.41`, o + 9)
   }
-  if (len < fixed) throw new GribError('bad_length', `section 5 template 5.${template} is ${len} bytes, needs ${fixed}`, o)
+  if (len < fixed) {
+    throw new GribError('bad_length', `section 5 template 5.${template} is ${len} bytes, needs ${fixed}`, o)
+  }
   const p: DataParams = {
     template,
     numberOfValues: u32(b, o + 5),

@@ -15,7 +15,9 @@ export function decode (p: DataParams, data: Uint8Array, out: Float32Array): voi
   }
   if (bits > 32) throw new GribError('unsupported_packing', `simple packing with ${bits} bits per value (at most 32)`)
   if (bytesFor(n, bits) > data.length) {
-    throw new GribError('truncated', `simple packing needs ${bytesFor(n, bits)} data bytes for ${n} values of ${bits} bits, section 7 has ${data.length}`)
+    throw new GribError('truncated',
+      `simple packing needs ${bytesFor(n, bits)} data bytes for ${n} values of ${bits} bits, ` +
+      `section 7 has ${data.length}`)
   }
   const bs = power(p.binaryScale, 2)
   const ds = power(-p.decimalScale, 10)

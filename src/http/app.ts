@@ -12,7 +12,7 @@ import { compileSerializer, type Serializer } from '../contract/serialize.js'
 import { HttpProblem, sendProblem } from './problem.js'
 import { readJsonBody } from './body.js'
 import { admit, authenticate, checkAdmin } from './auth.js'
-import type { AloftRequest, AppDeps, Handler, Reply } from './context.js'
+import type { AloftRequest, AppDeps, Handlers, Reply } from './context.js'
 import { accountHandlers } from './routes/accounts.js'
 import { metaHandlers } from './routes/meta.js'
 import { profileHandlers } from './routes/profile.js'
@@ -34,7 +34,7 @@ export function createApp (deps: AppDeps): App {
   const { config, logger, metrics } = deps
   const routes = servedRoutes(config.adminToken)
   const openapi = JSON.stringify(buildOpenApi(routes))
-  const handlers: Record<string, Handler<any>> = {
+  const handlers: Handlers = {
     ...metaHandlers(deps, openapi),
     ...accountHandlers(deps),
     ...profileHandlers(deps)
@@ -60,12 +60,13 @@ export function createApp (deps: AppDeps): App {
       return
     }
     logger.error({ err, request_id: req.id, path: req.path }, 'unexpected error')
-    sendProblem(res, new HttpProblem('internal_error', { detail: `Something failed inside aloft; quote request id ${req.id}.` }), req.id)
+    const detail = `Something failed inside aloft; quote request id ${req.id}.`
+    sendProblem(res, new HttpProblem('internal_error', { detail }), req.id)
   }
 
   const router = polka<AloftRequest>({
     onError: (err, req, res) => fail(err, req, res),
-    onNoMatch: (req, res) => {
+    onNoMatch: (req) => {
       const allowed = matchers.filter((m) => m.pattern.test(req.path)).map((m) => m.route.method)
       if (allowed.length === 0) {
         req.routeId = 'not_found'
@@ -113,7 +114,9 @@ export function createApp (deps: AppDeps): App {
     const handle = handlers[route.operationId]
     if (handle === undefined) throw new Error(`no handler for ${route.operationId}`)
     // The stores take one rate token per admission; a costlier route needs them to take more.
-    if (route.admissionCost > 1) throw new Error(`${route.operationId}: admission costs above 1 token are not supported`)
+    if (route.admissionCost > 1) {
+      throw new Error(`${route.operationId}: admission costs above 1 token are not supported`)
+    }
     const serialize = route.success.schema === undefined ? JSON.stringify : compileSerializer(route.success.schema)
     const method = route.method.toLowerCase() as 'get' | 'post' | 'delete'
     router[method](route.path, async (req, res) => {
@@ -129,7 +132,8 @@ export function createApp (deps: AppDeps): App {
       }
       let body: unknown
       if (route.body !== undefined) body = await readBody(req, route.body)
-      const reply = await handle({ req, res, body, accountId, params: req.params })
+      // `body` is what the route's schema validated: the body type its handler declares.
+      const reply = await handle({ req, res, body: body as never, accountId, params: req.params })
       send(res, reply, route.success.status, serialize)
     })
   }
@@ -151,7 +155,8 @@ async function readBody (req: AloftRequest, spec: NonNullable<RouteSpec['body']>
   const checked = validate(spec.schema, raw)
   if (!checked.ok) {
     throw new HttpProblem('invalid_request', {
-      detail: `The body does not match ${String(spec.schema.$id)}: ${checked.errors.length} error(s).`, errors: checked.errors
+      detail: `The body does not match ${String(spec.schema.$id)}: ${checked.errors.length} error(s).`,
+      errors: checked.errors
     })
   }
   return checked.value

@@ -55,7 +55,8 @@ export async function admit (req: AloftRequest, res: ServerResponse, deps: AppDe
   const rate = admission.rate
   if (!rate.allowed) {
     throw new HttpProblem('rate_limited', {
-      detail: `This account may make ${deps.config.ratePerSecond} profile requests per second (bursts of ${deps.config.rateBurst}).`,
+      detail: `This account may make ${deps.config.ratePerSecond} profile requests per second (bursts of ` +
+        `${deps.config.rateBurst}).`,
       headers: {
         'RateLimit-Limit': rate.limit,
         'RateLimit-Remaining': rate.remaining,

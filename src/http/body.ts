@@ -10,11 +10,14 @@ function isJsonMediaType (contentType: string): boolean {
   return charset === undefined || /^charset="?utf-8"?$/.test(charset)
 }
 
-/** The body's bytes, refused past `limit` (declared or streamed). Events, not an async iterator: this is the hot path. */
+/**
+ * The body's bytes, refused past `limit` (declared or streamed). Events, not an async iterator: this is the hot path.
+ */
 function readLimited (req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = req.headers['content-length']
   if (declared !== undefined && Number(declared) > limit) {
-    return Promise.reject(new HttpProblem('payload_too_large', { detail: `The body is ${declared} bytes; the limit is ${limit} bytes.` }))
+    return Promise.reject(new HttpProblem('payload_too_large',
+      { detail: `The body is ${declared} bytes; the limit is ${limit} bytes.` }))
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
@@ -30,7 +33,8 @@ function readLimited (req: IncomingMessage, limit: number): Promise<Buffer> {
       if (size > limit) {
         done()
         // The rest is never read: the answer closes the connection instead.
-        reject(new HttpProblem('payload_too_large', { detail: `The body exceeds the limit of ${limit} bytes.`, headers: { Connection: 'close' } }))
+        reject(new HttpProblem('payload_too_large',
+          { detail: `The body exceeds the limit of ${limit} bytes.`, headers: { Connection: 'close' } }))
         return
       }
       chunks.push(chunk)
@@ -52,13 +56,17 @@ function readLimited (req: IncomingMessage, limit: number): Promise<Buffer> {
  */
 export async function readJsonBody (req: IncomingMessage, limitBytes: number): Promise<unknown> {
   const contentType = req.headers['content-type']
-  const hasBody = (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') || req.headers['transfer-encoding'] !== undefined
+  const hasBody = (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') ||
+    req.headers['transfer-encoding'] !== undefined
   if (contentType === undefined) {
     if (!hasBody) return undefined
-    throw new HttpProblem('unsupported_media_type', { detail: 'The request has a body but no Content-Type; send application/json.' })
+    throw new HttpProblem('unsupported_media_type',
+      { detail: 'The request has a body but no Content-Type; send application/json.' })
   }
   if (!isJsonMediaType(contentType)) {
-    throw new HttpProblem('unsupported_media_type', { detail: `Content-Type ${JSON.stringify(contentType.slice(0, 100))} is not accepted; send application/json (UTF-8).` })
+    const shown = JSON.stringify(contentType.slice(0, 100))
+    throw new HttpProblem('unsupported_media_type',
+      { detail: `Content-Type ${shown} is not accepted; send application/json (UTF-8).` })
   }
   const bytes = await readLimited(req, limitBytes)
   if (bytes.length === 0) return undefined

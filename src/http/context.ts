@@ -37,6 +37,12 @@ export interface HandlerContext<Body = unknown> {
 
 export type Handler<Body = unknown> = (ctx: HandlerContext<Body>) => Promise<Reply> | Reply
 
+/**
+ * Handlers by operation id. Each takes its own body type; the app hands it the body its route's
+ * schema validated, so the table keeps them with the body type left open.
+ */
+export type Handlers = Record<string, Handler<never>>
+
 export interface AppDeps {
   config: Config
   store: AccountStore

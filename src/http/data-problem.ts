@@ -9,12 +9,14 @@ import { HttpProblem, retryAfterSeconds, storeUnavailable } from './problem.js'
 /** The problem for a data-path error; anything else is returned as it is (a 500 later). */
 export function dataProblem (err: unknown): unknown {
   if (err instanceof SourceError) {
-    const nearest = err.nearestTimes !== undefined && err.nearestTimes.length > 0 && !err.detail.includes(err.nearestTimes[0])
+    const nearest = err.nearestTimes !== undefined && err.nearestTimes.length > 0 &&
+      !err.detail.includes(err.nearestTimes[0])
       ? ` Nearest available times: ${err.nearestTimes.join(', ')}.`
       : ''
+    const retry = err.retryAfterSeconds
     return new HttpProblem(err.code, {
       detail: `${err.detail}${nearest}`,
-      headers: err.retryAfterSeconds !== undefined ? { 'Retry-After': retryAfterSeconds(err.retryAfterSeconds) } : undefined
+      headers: retry !== undefined ? { 'Retry-After': retryAfterSeconds(retry) } : undefined
     })
   }
   if (err instanceof ProfileError) return new HttpProblem(err.code, { detail: err.detail, coverage: err.coverage })

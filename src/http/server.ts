@@ -36,7 +36,9 @@ export async function listen (app: App, options: HttpOptions, logger: Logger): P
     server.closeIdleConnections()
     const deadline = Date.now() + options.shutdownGraceMs
     while (app.inFlight() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
-    if (app.inFlight() > 0) logger.warn({ in_flight: app.inFlight() }, 'shutdown grace ended; closing remaining connections')
+    if (app.inFlight() > 0) {
+      logger.warn({ in_flight: app.inFlight() }, 'shutdown grace ended; closing remaining connections')
+    }
     server.closeAllConnections()
     await stopped
   }

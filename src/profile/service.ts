@@ -56,14 +56,16 @@ export class ProfileService {
     }
     const result: ProfileResult = this.#options.interpolateIn === 'main'
       ? computeProfile(field.column(unit, point.i, point.j), wanted)
-      : await interpolateInWorker(field.pool, { layout: unit.layout, values: unit.values, i: point.i, j: point.j, request: wanted })
+      : await interpolateInWorker(field.pool,
+        { layout: unit.layout, values: unit.values, i: point.i, j: point.j, request: wanted })
     if (!result.ok) {
       if (result.error === 'outside_vertical_range') {
-        const heights = result.outside_altitudes_m.join(', ')
+        const heights = `${result.outside_altitudes_m.join(', ')} m ${request.altitude_reference.toUpperCase()}`
         throw new ProfileError('outside_vertical_range',
-          `Height(s) ${heights} m ${request.altitude_reference.toUpperCase()} lie outside the column at this point.`, result.coverage)
+          `Height(s) ${heights} lie outside the column at this point.`, result.coverage)
       }
-      throw new ProfileError('unusable_source_column', `The source column at this point cannot be used: ${result.detail}.`)
+      throw new ProfileError('unusable_source_column',
+        `The source column at this point cannot be used: ${result.detail}.`)
     }
     const validTime = unit.run.getTime() + unit.step * 3_600_000
     return {

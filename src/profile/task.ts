@@ -1,7 +1,9 @@
 // The profile's worker task (ALOFT_INTERPOLATE=worker): interpolate one grid point's column of a
 // shared tile. The worker module exports it as the named task `interpolate`; the main thread
 // reads the same tile through the field room's column memo instead.
-import { computeProfile, createColumn, fillColumn, type Column, type ProfileRequest, type ProfileResult } from '../atmosphere/index.js'
+import {
+  computeProfile, createColumn, fillColumn, type Column, type ProfileRequest, type ProfileResult
+} from '../atmosphere/index.js'
 import { tileColumn, type TileLayout, type WorkerPool } from '../field/index.js'
 
 export interface InterpolateTask {

@@ -98,7 +98,8 @@ export class Catalog {
     if (!out.some((e) => Math.abs(validTime(e) - time) <= maxOffsetMs)) {
       const before = days.filter((d) => d < first).pop()
       const after = days.find((d) => d > last)
-      for (const d of [before, after]) if (d !== undefined) out.push(...(await this.day(d)).filter((e) => !this.isMissing(e)))
+      for (const d of [before,
+        after]) if (d !== undefined) out.push(...(await this.day(d)).filter((e) => !this.isMissing(e)))
     }
     return out
   }

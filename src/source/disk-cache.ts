@@ -32,7 +32,9 @@ export class DiskCache {
   }
 
   private paths (key: string): { data: string, meta: string } {
-    if (!/^[A-Za-z0-9._/-]+$/.test(key) || key.split('/').includes('..')) throw new Error(`unit key ${JSON.stringify(key)} is not a safe cache path`)
+    if (!/^[A-Za-z0-9._/-]+$/.test(key) || key.split('/').includes('..')) {
+      throw new Error(`unit key ${JSON.stringify(key)} is not a safe cache path`)
+    }
     const base = join(this.root, key)
     return { data: base + '.grib2', meta: base + '.json' }
   }
@@ -50,7 +52,8 @@ export class DiskCache {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
       }
-      this.keys = new Set(names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -'.json'.length).split('\\').join('/')))
+      this.keys = new Set(names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0,
+        -'.json'.length).split('\\').join('/')))
     }
     return this.keys
   }

@@ -27,7 +27,9 @@ export class SourceError extends Error {
   constructor (readonly code: SourceErrorCode, options: SourceErrorOptions) {
     super(`${code}: ${options.detail}`)
     this.detail = options.detail
-    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = Math.max(1, Math.ceil(options.retryAfterSeconds))
+    if (options.retryAfterSeconds !== undefined) {
+      this.retryAfterSeconds = Math.max(1, Math.ceil(options.retryAfterSeconds))
+    }
     if (options.nearestTimes !== undefined) this.nearestTimes = options.nearestTimes
     if (options.accountId !== undefined) this.accountId = options.accountId
   }

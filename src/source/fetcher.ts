@@ -66,10 +66,29 @@ function metric<T> (registry: Registry, name: string, make: () => T): T {
 export function sourceMetrics (registry: Registry): SourceMetrics {
   const registers = [registry]
   return {
-    attempts: metric(registry, 'aloft_upstream_attempts_total', () => new Counter({ name: 'aloft_upstream_attempts_total', help: 'Upstream fetch attempts (each charged to an account), by origin', labelNames: ['origin'] as const, registers })),
-    failures: metric(registry, 'aloft_upstream_failures_total', () => new Counter({ name: 'aloft_upstream_failures_total', help: 'Failed upstream attempts, by kind (missing, throttled, server, timeout, network, unusable, queue_full)', labelNames: ['kind'] as const, registers })),
-    queueDepth: metric(registry, 'aloft_upstream_fetch_queue_depth', () => new Gauge({ name: 'aloft_upstream_fetch_queue_depth', help: 'Units waiting for an upstream fetch slot', registers })),
-    rawCache: metric(registry, 'aloft_source_raw_cache_total', () => new Counter({ name: 'aloft_source_raw_cache_total', help: 'Raw unit lookups on the disk cache, by result (hit, miss)', labelNames: ['result'] as const, registers }))
+    attempts: metric(registry, 'aloft_upstream_attempts_total', () => new Counter({
+      name: 'aloft_upstream_attempts_total',
+      help: 'Upstream fetch attempts (each charged to an account), by origin',
+      labelNames: ['origin'] as const,
+      registers
+    })),
+    failures: metric(registry, 'aloft_upstream_failures_total', () => new Counter({
+      name: 'aloft_upstream_failures_total',
+      help: 'Failed upstream attempts, by kind (missing, throttled, server, timeout, network, unusable, queue_full)',
+      labelNames: ['kind'] as const,
+      registers
+    })),
+    queueDepth: metric(registry, 'aloft_upstream_fetch_queue_depth', () => new Gauge({
+      name: 'aloft_upstream_fetch_queue_depth',
+      help: 'Units waiting for an upstream fetch slot',
+      registers
+    })),
+    rawCache: metric(registry, 'aloft_source_raw_cache_total', () => new Counter({
+      name: 'aloft_source_raw_cache_total',
+      help: 'Raw unit lookups on the disk cache, by result (hit, miss)',
+      labelNames: ['result'] as const,
+      registers
+    }))
   }
 }
 
@@ -118,7 +137,9 @@ export class Fetcher {
         return await running
       } catch (err) {
         // the fetch we joined was refused for another account's allowance: try on our own
-        if (err instanceof SourceError && err.code === 'daily_allowance_exhausted' && err.accountId !== accountId) continue
+        if (err instanceof SourceError && err.code === 'daily_allowance_exhausted' && err.accountId !== accountId) {
+          continue
+        }
         throw err
       }
     }
@@ -148,8 +169,10 @@ export class Fetcher {
       const retrievedAt = new Date()
       const sha256 = sha256Hex(bytes)
       const url = this.adapter.locate(unit)
-      await this.disk.put(unit.key, bytes, { unitKey: unit.key, sha256, retrievedAt: retrievedAt.toISOString(), url, bytes: bytes.length })
-      return { unitKey: unit.key, run: new Date(unit.run), step: unit.step, origin: unit.origin, url, bytes, sha256, retrievedAt, fields, fromCache: false }
+      await this.disk.put(unit.key, bytes,
+        { unitKey: unit.key, sha256, retrievedAt: retrievedAt.toISOString(), url, bytes: bytes.length })
+      return { unitKey: unit.key, run: new Date(unit.run), step: unit.step, origin: unit.origin, url, bytes, sha256,
+        retrievedAt, fields, fromCache: false }
     } finally {
       this.release()
     }
@@ -160,7 +183,8 @@ export class Fetcher {
       const reservation = await this.store.reserve(accountId)
       if (!reservation.ok) {
         throw new SourceError('daily_allowance_exhausted', {
-          detail: `the account's ${reservation.state.limit} upstream attempts for today are used; cached data still serves`,
+          detail: `the account's ${reservation.state.limit} upstream attempts for today are used; cached data still ` +
+            `serves`,
           retryAfterSeconds: reservation.retry_after_seconds,
           accountId
         })
@@ -174,11 +198,13 @@ export class Fetcher {
         this.metrics.failures.inc({ kind: err.kind })
         if (err.kind === 'missing') throw err
         if (err.kind === 'unusable') {
-          throw new SourceError('unusable_source_column', { detail: `run ${isoTime(unit.run)} step ${unit.step} h: ${err.message}` })
+          throw new SourceError('unusable_source_column',
+            { detail: `run ${isoTime(unit.run)} step ${unit.step} h: ${err.message}` })
         }
         if (attempt >= this.retries) {
           throw new SourceError('source_busy', {
-            detail: `upstream failed ${attempt + 1} time(s) for run ${isoTime(unit.run)} step ${unit.step} h (last: ${kindText(err.kind)})`,
+            detail: `upstream failed ${attempt + 1} time(s) for run ${isoTime(unit.run)} step ${unit.step} h (last: ` +
+              `${kindText(err.kind)})`,
             retryAfterSeconds: err.retryAfterSeconds ?? this.busyRetryAfter
           })
         }

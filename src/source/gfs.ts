@@ -140,7 +140,8 @@ export function filterQuery (rs: RunStep, tile: Tile): string {
   for (const v of [...PROFILE_VARIABLES, ...HUMIDITY_VARIABLES].sort()) parts.push(`var_${v}=on`)
   for (const hpa of FILTER_LEVELS_HPA) parts.push(`lev_${hpa}_mb=on`)
   parts.push('lev_surface=on')
-  parts.push('subregion=', `leftlon=${tile.leftlon}`, `rightlon=${tile.rightlon}`, `toplat=${tile.toplat}`, `bottomlat=${tile.bottomlat}`)
+  parts.push('subregion=', `leftlon=${tile.leftlon}`, `rightlon=${tile.rightlon}`, `toplat=${tile.toplat}`,
+    `bottomlat=${tile.bottomlat}`)
   return parts.join('&')
 }
 

@@ -47,12 +47,16 @@ async function get (url: string, options: HttpOptions, range?: ByteRange): Promi
     body = await res.arrayBuffer()
   } catch (err) {
     const e = err as Error
-    if (e.name === 'TimeoutError' || e.name === 'AbortError') throw new UpstreamFailure('timeout', `no complete answer within ${options.timeoutMs} ms from ${url}`)
+    if (e.name === 'TimeoutError' || e.name === 'AbortError') {
+      throw new UpstreamFailure('timeout', `no complete answer within ${options.timeoutMs} ms from ${url}`)
+    }
     throw new UpstreamFailure('network', `connection to ${url} failed: ${e.message}`)
   }
   const s = res.status
   if (s === 404 || s === 403) throw new UpstreamFailure('missing', `${url} answered ${s}`)
-  if (s === 429) throw new UpstreamFailure('throttled', `${url} answered 429`, retryAfter(res.headers.get('retry-after')))
+  if (s === 429) {
+    throw new UpstreamFailure('throttled', `${url} answered 429`, retryAfter(res.headers.get('retry-after')))
+  }
   if (s >= 500) throw new UpstreamFailure('server', `${url} answered ${s}`, retryAfter(res.headers.get('retry-after')))
   if (s !== 200 && s !== 206) throw new UpstreamFailure('unusable', `${url} answered ${s}`)
   let bytes = new Uint8Array(body)

@@ -19,7 +19,9 @@
 import type { Registry } from 'prom-client'
 import type { AccountStore } from '../accounts/store.js'
 import type { SourceSetting } from '../config.js'
-import { BucketAdapter, DirectoryAdapter, FilterAdapter, NOAA_DEFAULTS, NoaaAdapter, type Adapter } from './adapters/index.js'
+import {
+  BucketAdapter, DirectoryAdapter, FilterAdapter, NOAA_DEFAULTS, NoaaAdapter, type Adapter
+} from './adapters/index.js'
 import type { FetcherOptions } from './fetcher.js'
 import type { HttpOptions } from './http.js'
 import { Source, type SourceLogger } from './source.js'

@@ -136,7 +136,8 @@ export class Source {
       }
     } catch (err) {
       this.logger.warn(`source description failed: ${(err as Error).message}`)
-      return { ...base, status: 'unavailable', statusText: 'the source cannot be listed right now', firstValidTime: null, lastValidTime: null, coverage: null, grid: null }
+      return { ...base, status: 'unavailable', statusText: 'the source cannot be listed right now',
+        firstValidTime: null, lastValidTime: null, coverage: null, grid: null }
     }
   }
 
@@ -148,14 +149,16 @@ export class Source {
    */
   async resolve (request: ResolveRequest): Promise<Resolution> {
     const { latitude, longitude, time } = request
-    if (!Number.isFinite(latitude) || latitude < -90 || latitude > 90 || !Number.isFinite(longitude) || Number.isNaN(time.getTime())) {
+    if (!Number.isFinite(latitude) || latitude < -90 || latitude > 90 || !Number.isFinite(longitude) ||
+      Number.isNaN(time.getTime())) {
       throw new RangeError('resolve needs a latitude in [-90, 90], a finite longitude and a valid time')
     }
     const grid = await this.grid()
     const gp = gridPointIndex(grid, latitude, longitude)
     if (gp === null) {
       throw new SourceError('outside_source_coverage', {
-        detail: `(${latitude}, ${longitude}) rounds outside the source's grid (latitude ${grid.south}..${grid.north}, longitude ${normalizeLongitude(grid.west)}..${normalizeLongitude(grid.east)})`
+        detail: `(${latitude}, ${longitude}) rounds outside the source's grid (latitude ` +
+          `${grid.south}..${grid.north}, longitude ${normalizeLongitude(grid.west)}..${normalizeLongitude(grid.east)})`
       })
     }
     const entries = await this.discover(async () => await this.catalog.around(time.getTime(), this.maxOffsetMs))
@@ -183,7 +186,8 @@ export class Source {
     }
     for (const rs of older) {
       const u = this.adapter.unitFor(rs, gp)
-      const hit = this.isCached(u.key) ? u : u.alternate !== undefined && this.isCached(u.alternate.key) ? u.alternate : null
+      const hit = this.isCached(u.key) ? u : u.alternate !== undefined &&
+        this.isCached(u.alternate.key) ? u.alternate : null
       if (hit !== null) { units.push(hit); cached.push(true) }
     }
     // newest run first across listed and cached-only runs
@@ -205,12 +209,15 @@ export class Source {
     const firstCached = cached.indexOf(true)
     if (cached[0]) return pick(0, null)
     const newest = units[0]
-    if (request.quality === 'immediate' && firstCached > 0) return pick(firstCached, { reason: 'immediate_cached', newestRun: new Date(newest.run) })
+    if (request.quality === 'immediate' && firstCached > 0) {
+      return pick(firstCached, { reason: 'immediate_cached', newestRun: new Date(newest.run) })
+    }
     const allowance = await this.store.allowance(request.accountId)
     if (allowance.remaining > 0) return pick(0, null)
     if (firstCached > 0) return pick(firstCached, { reason: 'allowance_exhausted', newestRun: new Date(newest.run) })
     throw new SourceError('daily_allowance_exhausted', {
-      detail: `the account's ${allowance.limit} upstream attempts for today are used and no cached run has ${isoTime(choice.validTime)}`,
+      detail: `the account's ${allowance.limit} upstream attempts for today are used and no cached run has ` +
+        `${isoTime(choice.validTime)}`,
       retryAfterSeconds: allowance.reset_after_seconds,
       accountId: request.accountId
     })
@@ -230,8 +237,12 @@ export class Source {
       } catch (err) {
         if (!(err instanceof UpstreamFailure && err.kind === 'missing')) throw err
         this.catalog.markMissing(current.unit)
-        this.logger.warn(`upstream lacks run ${isoTime(current.unit.run)} step ${current.unit.step} h (${err.message}); resolving again`)
-        if (round >= 2) throw new SourceError('outside_source_coverage', { detail: `the source no longer holds data near ${isoTime(resolution.request.time.getTime())}` })
+        this.logger.warn(`upstream lacks run ${isoTime(current.unit.run)} step ${current.unit.step} h ` +
+          `(${err.message}); resolving again`)
+        if (round >= 2) {
+          throw new SourceError('outside_source_coverage',
+            { detail: `the source no longer holds data near ${isoTime(resolution.request.time.getTime())}` })
+        }
         current = await this.resolve({ ...resolution.request, accountId: options.accountId })
       }
     }
@@ -252,9 +263,11 @@ export class Source {
     try {
       return await this.fetcher.fetch(unit, accountId)
     } catch (err) {
-      const retryable = (err instanceof UpstreamFailure && err.kind === 'missing') || (err instanceof SourceError && err.code === 'source_busy')
+      const retryable = (err instanceof UpstreamFailure && err.kind === 'missing') ||
+        (err instanceof SourceError && err.code === 'source_busy')
       if (unit.alternate === undefined || !retryable) throw err
-      this.logger.warn(`${unit.origin} failed for run ${isoTime(unit.run)} step ${unit.step} h (${(err as Error).message}); trying ${unit.alternate.origin}`)
+      this.logger.warn(`${unit.origin} failed for run ${isoTime(unit.run)} step ${unit.step} h ` +
+        `(${(err as Error).message}); trying ${unit.alternate.origin}`)
       return await this.fetcher.fetch(unit.alternate, accountId)
     }
   }
@@ -269,16 +282,20 @@ export class Source {
       return await fn()
     } catch (err) {
       if (!(err instanceof UpstreamFailure)) throw err
-      if (err.kind === 'missing') throw new SourceError('outside_source_coverage', { detail: 'the source holds no GFS files', nearestTimes: [] })
+      if (err.kind === 'missing') {
+        throw new SourceError('outside_source_coverage', { detail: 'the source holds no GFS files', nearestTimes: [] })
+      }
       this.logger.warn(`GFS catalog discovery failed: ${err.message}`)
-      throw new SourceError('source_busy', { detail: 'the source cannot be listed right now', retryAfterSeconds: err.retryAfterSeconds ?? 30 })
+      throw new SourceError('source_busy',
+        { detail: 'the source cannot be listed right now', retryAfterSeconds: err.retryAfterSeconds ?? 30 })
     }
   }
 }
 
 function coverageOf (grid: LatLonGrid): NonNullable<SourceDescription['coverage']> {
   if (grid.global) return { latitude: { min: grid.south, max: grid.north }, longitude: { min: -180, max: 180 } }
-  return { latitude: { min: grid.south, max: grid.north }, longitude: { min: normalizeLongitude(grid.west), max: normalizeLongitude(grid.east) } }
+  return { latitude: { min: grid.south, max: grid.north },
+    longitude: { min: normalizeLongitude(grid.west), max: normalizeLongitude(grid.east) } }
 }
 
 export type { RunStep }

@@ -43,7 +43,8 @@ export class Throttle {
       this.connection = new Bottleneck.IORedisConnection({ client, Redis } as Bottleneck.IORedisConnectionOptions)
       this.connection.on('error', (err) => options.onError?.(err))
       // keys expire after a while without use, so stopped clusters leave nothing behind in Redis
-      this.limiter = new Bottleneck({ ...settings, datastore: 'ioredis', connection: this.connection, clearDatastore: false, timeout: Math.max(300_000, 5 * intervalMs) })
+      this.limiter = new Bottleneck({ ...settings, datastore: 'ioredis', connection: this.connection,
+        clearDatastore: false, timeout: Math.max(300_000, 5 * intervalMs) })
     } else {
       this.limiter = new Bottleneck(settings)
     }

@@ -68,7 +68,8 @@ export function bridge (ranges: readonly ByteRange[], maxGap: number): Span[] {
       last.keep.push({ start: r.start - base, end: r.end === null ? null : r.end + 1 - base })
       last.range.end = r.end
     } else {
-      spans.push({ range: { start: r.start, end: r.end }, keep: [{ start: 0, end: r.end === null ? null : r.end + 1 - r.start }] })
+      spans.push({ range: { start: r.start, end: r.end },
+        keep: [{ start: 0, end: r.end === null ? null : r.end + 1 - r.start }] })
     }
   }
   return spans
@@ -81,7 +82,11 @@ export function extract (spans: readonly Span[], fetched: readonly Uint8Array[])
     const bytes = fetched[k]
     for (const part of span.keep) {
       const end = part.end ?? bytes.length
-      if (end > bytes.length) throw new UpstreamFailure('unusable', `range ${span.range.start}-${span.range.end ?? ''} came back with ${bytes.length} bytes, fewer than its .idx records need`)
+      if (end > bytes.length) {
+        throw new UpstreamFailure('unusable',
+          `range ${span.range.start}-${span.range.end ?? ''} came back with ${bytes.length} bytes, fewer than its ` +
+            `.idx records need`)
+      }
       parts.push(bytes.subarray(part.start, end))
     }
   })
@@ -127,7 +132,9 @@ export function verifyUnit (bytes: Uint8Array, rs: RunStep): GribField[] {
   try {
     fields = scanMessages(bytes)
   } catch (err) {
-    if (err instanceof GribError) throw new UpstreamFailure('unusable', `upstream bytes are not usable GRIB2: ${err.message}`)
+    if (err instanceof GribError) {
+      throw new UpstreamFailure('unusable', `upstream bytes are not usable GRIB2: ${err.message}`)
+    }
     throw err
   }
   const reference = isoTime(rs.run)
@@ -136,7 +143,9 @@ export function verifyUnit (bytes: Uint8Array, rs: RunStep): GribField[] {
   for (const f of fields) {
     if (!isProfileField(f)) continue
     if (f.referenceTime !== reference || f.stepHours !== rs.step) {
-      throw new UpstreamFailure('unusable', `${f.name} at byte ${f.offset} is for run ${f.referenceTime} step ${f.stepHours} h, not the requested run ${reference} step ${rs.step} h`)
+      throw new UpstreamFailure('unusable',
+        `${f.name} at byte ${f.offset} is for run ${f.referenceTime} step ${f.stepHours} h, not the requested run ` +
+          `${reference} step ${rs.step} h`)
     }
     if (f.level.type === SURFACE) { surface = true; continue }
     const v = f.level.value as number
@@ -149,7 +158,11 @@ export function verifyUnit (bytes: Uint8Array, rs: RunStep): GribField[] {
     if (PROFILE_VARIABLES.every((n) => names.has(n)) && (names.has('SPFH') || names.has('RH'))) complete++
   }
   if (!surface) throw new UpstreamFailure('unusable', 'upstream bytes lack HGT at the surface (model terrain)')
-  if (complete < 2) throw new UpstreamFailure('unusable', `upstream bytes have ${complete} isobaric level(s) with HGT, TMP, UGRD, VGRD and SPFH or RH; a column needs at least 2`)
+  if (complete < 2) {
+    throw new UpstreamFailure('unusable',
+      `upstream bytes have ${complete} isobaric level(s) with HGT, TMP, UGRD, VGRD and SPFH or RH; a column needs ` +
+        `at least 2`)
+  }
   return fields
 }
 

@@ -28,7 +28,10 @@ function readU32 (b: Uint8Array, o: number): number {
 }
 
 function writeU32 (b: Uint8Array, o: number, v: number): void {
-  b[o] = Math.floor(v / 0x1000000) & 0xff; b[o + 1] = (v >>> 16) & 0xff; b[o + 2] = (v >>> 8) & 0xff; b[o + 3] = v & 0xff
+  b[o] = Math.floor(v / 0x1000000) & 0xff
+  b[o + 1] = (v >>> 16) & 0xff
+  b[o + 2] = (v >>> 8) & 0xff
+  b[o + 3] = v & 0xff
 }
 
 /** GRIB2 signed integers are sign and magnitude. */
@@ -71,7 +74,8 @@ export function boxIndices (field: GribField, box: Box): { cols: number[], rows:
  * cut is written with 0 bits, R = the value and D = E = 0, because readers (ecCodes, ours) return
  * R unscaled for 0-bit fields.
  */
-export function packSimple (values: Float32Array, decimalScale: number, binaryScale: number): { reference: number, bits: number, data: Uint8Array, coded: number, decimalScale: number, binaryScale: number } {
+export function packSimple (values: Float32Array, decimalScale: number, binaryScale: number): { reference: number,
+  bits: number, data: Uint8Array, coded: number, decimalScale: number, binaryScale: number } {
   let min = Infinity
   let max = -Infinity
   let coded = 0
@@ -163,12 +167,15 @@ export function cutField (bytes: Uint8Array, field: GribField, box: Box): Uint8A
   const bitmapBytes = missing ? Math.ceil(ni * nj / 8) : 0
   const bitmap = new Uint8Array(6 + bitmapBytes)
   writeU32(bitmap, 0, bitmap.length); bitmap[4] = 6; bitmap[5] = missing ? 0 : 255
-  if (missing) for (let k = 0; k < values.length; k++) if (!Number.isNaN(values[k])) bitmap[6 + (k >> 3)] |= 0x80 >> (k & 7)
+  if (missing) {
+    for (let k = 0; k < values.length; k++) if (!Number.isNaN(values[k])) bitmap[6 + (k >> 3)] |= 0x80 >> (k & 7)
+  }
 
   const data = new Uint8Array(5 + packed.data.length)
   writeU32(data, 0, data.length); data[4] = 7; data.set(packed.data, 5)
 
-  const parts = [bytes.subarray(s1.offset, s1.offset + s1.length), grid, bytes.subarray(s4.offset, s4.offset + s4.length), drsOut, bitmap, data]
+  const parts = [bytes.subarray(s1.offset, s1.offset + s1.length), grid,
+    bytes.subarray(s4.offset, s4.offset + s4.length), drsOut, bitmap, data]
   const total = 16 + parts.reduce((n, p) => n + p.length, 0) + 4
   const out = new Uint8Array(total)
   out.set([0x47, 0x52, 0x49, 0x42, 0, 0, field.discipline, 2], 0)

@@ -101,7 +101,8 @@ export class UpstreamServer {
 
   private async handle (req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://upstream.invalid')
-    const record: RequestRecord = { method: req.method ?? 'GET', url: req.url ?? '/', range: req.headers.range ?? null, status: 0, at: Date.now() }
+    const record: RequestRecord = { method: req.method ?? 'GET', url: req.url ?? '/', range: req.headers.range ?? null,
+      status: 0, at: Date.now() }
     this.requests.push(record)
     res.on('finish', () => { record.status = res.statusCode })
     if (req.method !== 'GET' && req.method !== 'HEAD') return this.send(res, 405, 'text/plain', 'method not allowed')
@@ -120,14 +121,17 @@ export class UpstreamServer {
 
     let body: { status: number, type: string, bytes: Uint8Array, headers?: Record<string, string> }
     if (url.pathname === FILTER) body = await this.filter(url)
-    else if (url.pathname.startsWith(LISTING) || url.pathname + '/' === LISTING) body = await this.listing(url.pathname.slice(LISTING.length))
-    else if (url.pathname === '/' && url.searchParams.get('list-type') === '2') body = await this.listObjects(url.searchParams)
+    else if (url.pathname.startsWith(LISTING) ||
+      url.pathname + '/' === LISTING) body = await this.listing(url.pathname.slice(LISTING.length))
+    else if (url.pathname === '/' &&
+      url.searchParams.get('list-type') === '2') body = await this.listObjects(url.searchParams)
     else body = await this.object(decodeURIComponent(url.pathname.slice(1)), req.headers.range)
     const bytes = truncate ? body.bytes.subarray(0, Math.floor(body.bytes.length / 2)) : body.bytes
     this.send(res, body.status, body.type, bytes, body.headers, req.method === 'HEAD')
   }
 
-  private send (res: ServerResponse, status: number, type: string, body: string | Uint8Array, headers: Record<string, string> = {}, head = false): void {
+  private send (res: ServerResponse, status: number, type: string, body: string | Uint8Array, headers: Record<string,
+    string> = {}, head = false): void {
     const bytes = typeof body === 'string' ? Buffer.from(body) : body
     res.writeHead(status, { 'content-type': type, 'content-length': String(bytes.length), ...headers })
     res.end(head ? undefined : bytes)
@@ -144,9 +148,12 @@ export class UpstreamServer {
     return p === normalize(this.root) || p.startsWith(normalize(this.root) + sep) ? p : null
   }
 
-  private async object (key: string, range: string | undefined): Promise<{ status: number, type: string, bytes: Uint8Array, headers?: Record<string, string> }> {
+  private async object (key: string, range: string | undefined): Promise<{ status: number, type: string,
+    bytes: Uint8Array, headers?: Record<string, string> }> {
     const path = this.inside(key)
-    const missing = { status: 404, type: 'application/xml', bytes: Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message><Key>${xml(key)}</Key></Error>`) }
+    const missing = { status: 404, type: 'application/xml',
+      bytes: Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchKey</Code><Message>The ` +
+        `specified key does not exist.</Message><Key>${xml(key)}</Key></Error>`) }
     if (path === null || key === '') return missing
     const info = await stat(path).catch(() => null)
     if (info === null || !info.isFile()) return missing
@@ -155,12 +162,16 @@ export class UpstreamServer {
     if (range === undefined) return { status: 200, type, bytes: all, headers: { 'accept-ranges': 'bytes' } }
     const m = /^bytes=(\d*)-(\d*)$/.exec(range.trim())
     let start = NaN; let end = NaN
-    if (m !== null && m[1] !== '') { start = Number(m[1]); end = m[2] === '' ? all.length - 1 : Math.min(Number(m[2]), all.length - 1) }
-    if (m !== null && m[1] === '' && m[2] !== '') { start = Math.max(0, all.length - Number(m[2])); end = all.length - 1 }
+    if (m !== null &&
+      m[1] !== '') { start = Number(m[1]); end = m[2] === '' ? all.length - 1 : Math.min(Number(m[2]), all.length - 1) }
+    if (m !== null && m[1] === '' &&
+      m[2] !== '') { start = Math.max(0, all.length - Number(m[2])); end = all.length - 1 }
     if (!(start <= end) || start >= all.length) {
-      return { status: 416, type: 'application/xml', bytes: Buffer.from('<Error><Code>InvalidRange</Code></Error>'), headers: { 'content-range': `bytes */${all.length}` } }
+      return { status: 416, type: 'application/xml', bytes: Buffer.from('<Error><Code>InvalidRange</Code></Error>'),
+        headers: { 'content-range': `bytes */${all.length}` } }
     }
-    return { status: 206, type, bytes: all.subarray(start, end + 1), headers: { 'content-range': `bytes ${start}-${end}/${all.length}`, 'accept-ranges': 'bytes' } }
+    return { status: 206, type, bytes: all.subarray(start, end + 1),
+      headers: { 'content-range': `bytes ${start}-${end}/${all.length}`, 'accept-ranges': 'bytes' } }
   }
 
   private async keys (): Promise<string[]> {
@@ -199,14 +210,19 @@ export class UpstreamServer {
       '<?xml version="1.0" encoding="UTF-8"?>',
       '<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">',
       '<Name>noaa-gfs-bdp-pds</Name>', `<Prefix>${xml(prefix)}</Prefix>`, `<KeyCount>${page.length}</KeyCount>`,
-      `<MaxKeys>${maxKeys}</MaxKeys>`, `<Delimiter>${xml(delimiter)}</Delimiter>`, `<IsTruncated>${truncated}</IsTruncated>`
+      `<MaxKeys>${maxKeys}</MaxKeys>`, `<Delimiter>${xml(delimiter)}</Delimiter>`,
+      `<IsTruncated>${truncated}</IsTruncated>`
     ]
-    if (truncated) parts.push(`<NextContinuationToken>${Buffer.from(page[page.length - 1].key).toString('base64url')}</NextContinuationToken>`)
+    if (truncated) {
+      const token = Buffer.from(page[page.length - 1].key).toString('base64url')
+      parts.push(`<NextContinuationToken>${token}</NextContinuationToken>`)
+    }
     for (const i of page) {
       if (i.prefix) parts.push(`<CommonPrefixes><Prefix>${xml(i.key)}</Prefix></CommonPrefixes>`)
       else {
         const s = await stat(join(this.root, i.key))
-        parts.push(`<Contents><Key>${xml(i.key)}</Key><LastModified>${s.mtime.toISOString()}</LastModified><Size>${s.size}</Size><StorageClass>STANDARD</StorageClass></Contents>`)
+        parts.push(`<Contents><Key>${xml(i.key)}</Key><LastModified>${s.mtime.toISOString()}</LastModified>` +
+          `<Size>${s.size}</Size><StorageClass>STANDARD</StorageClass></Contents>`)
       }
     }
     parts.push('</ListBucketResult>')
@@ -216,13 +232,19 @@ export class UpstreamServer {
   private async listing (rel: string): Promise<{ status: number, type: string, bytes: Uint8Array }> {
     const path = this.inside(decodeURIComponent(rel))
     const entries = path === null ? null : await readdir(path, { withFileTypes: true }).catch(() => null)
-    if (entries === null) return { status: 404, type: 'text/html', bytes: Buffer.from('<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>') }
+    if (entries === null) {
+      return { status: 404, type: 'text/html',
+        bytes: Buffer.from('<html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>') }
+    }
     const rows = entries.sort((a, b) => a.name.localeCompare(b.name)).map((e) => {
       const name = e.isDirectory() ? e.name + '/' : e.name
       return `<a href="${encodeURI(name)}">${html(name)}</a>`
     })
     const title = `Index of ${LISTING}${rel}`
-    return { status: 200, type: 'text/html', bytes: Buffer.from(`<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 3.2 Final//EN">\n<html><head><title>${html(title)}</title></head><body><h1>${html(title)}</h1><pre><a href="../">Parent Directory</a>\n${rows.join('\n')}\n</pre></body></html>\n`) }
+    return { status: 200, type: 'text/html',
+      bytes: Buffer.from(`<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 3.2 ` +
+        `Final//EN">\n<html><head><title>${html(title)}</title></head><body><h1>${html(title)}</h1><pre><a ` +
+          `href="../">Parent Directory</a>\n${rows.join('\n')}\n</pre></body></html>\n`) }
   }
 
   private async filter (url: URL): Promise<{ status: number, type: string, bytes: Uint8Array }> {
@@ -244,9 +266,12 @@ export class UpstreamServer {
     const allVar = q.get('all_var') === 'on'
     const allLev = q.get('all_lev') === 'on'
     const box: Box | null = q.has('subregion')
-      ? { leftlon: Number(q.get('leftlon')), rightlon: Number(q.get('rightlon')), toplat: Number(q.get('toplat')), bottomlat: Number(q.get('bottomlat')) }
+      ? { leftlon: Number(q.get('leftlon')), rightlon: Number(q.get('rightlon')), toplat: Number(q.get('toplat')),
+        bottomlat: Number(q.get('bottomlat')) }
       : null
-    if (box !== null && !Object.values(box).every(Number.isFinite)) return { status: 200, type: 'text/html', bytes: Buffer.from('<html><body>bad subregion</body></html>') }
+    if (box !== null && !Object.values(box).every(Number.isFinite)) {
+      return { status: 200, type: 'text/html', bytes: Buffer.from('<html><body>bad subregion</body></html>') }
+    }
     const parts: Uint8Array[] = []
     const done = new Set<number>()
     for (const f of fields) {
@@ -258,7 +283,10 @@ export class UpstreamServer {
       const cut = cutField(bytes, f, box)
       if (cut !== null) parts.push(cut)
     }
-    if (parts.length === 0) return { status: 200, type: 'text/html', bytes: Buffer.from('<html><body>grib filter: no data matched the selection</body></html>') }
+    if (parts.length === 0) {
+      return { status: 200, type: 'text/html',
+        bytes: Buffer.from('<html><body>grib filter: no data matched the selection</body></html>') }
+    }
     const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
     let o = 0
     for (const p of parts) { out.set(p, o); o += p.length }
@@ -280,10 +308,12 @@ function matches (match: string | RegExp, url: string): boolean {
 }
 
 function notPresentPage (path: string): string {
-  return `<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 3.2 Final//EN"><html><head><title>data file is not present; ${html(path)}</title></head><body bgcolor="#ffffff"><p>data file is not present: ${html(path)}</p></body></html>\n`
+  return `<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 3.2 Final//EN"><html><head><title>data file is not present; ` +
+    `${html(path)}</title></head><body bgcolor="#ffffff"><p>data file is not present: ${html(path)}</p></body></html>\n`
 }
 
-const xml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+const xml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g,
+  '&quot;')
 const html = xml
 
 /** Start a stand-in on `root`. */

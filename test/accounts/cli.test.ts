@@ -24,7 +24,9 @@ function setup (t: Test): { env: NodeJS.ProcessEnv, store: AccountStore, prefix:
   return { env: { REDIS_URL: url, ALOFT_REDIS_PREFIX: prefix }, store, prefix }
 }
 
-async function createAccount (env: NodeJS.ProcessEnv): Promise<{ account: { id: string }, key: { id: string, key: string } }> {
+async function createAccount (
+  env: NodeJS.ProcessEnv
+): Promise<{ account: { id: string }, key: { id: string, key: string } }> {
   const c = capture(env)
   await accounts(['create', '--name', 'Acme', '--json'], c.io)
   return JSON.parse(c.out[0])
@@ -38,9 +40,15 @@ t.test('accounts create --json prints the account and its first key with the sec
   const printed = JSON.parse(c.out[0])
   t.same(await store.getAccount(printed.account.id), printed.account)
   t.match(printed.key, { account_id: printed.account.id, name: 'default', revoked_at: null, key: /^aloft_/ })
-  t.same(await store.authenticate(printed.key.key), { ok: true, account_id: printed.account.id, key_id: printed.key.id })
+  t.same(
+    await store.authenticate(printed.key.key),
+    { ok: true, account_id: printed.account.id, key_id: printed.key.id }
+  )
   t.match(c.err.join('\n'), /shown only once/)
-  t.notOk([...(await dumpPrefix(url, prefix)).values()].join('\n').includes(printed.key.key.slice(12)), 'the secret is not stored')
+  t.notOk(
+    [...(await dumpPrefix(url, prefix)).values()].join('\n').includes(printed.key.key.slice(12)),
+    'the secret is not stored'
+  )
 })
 
 t.test('accounts create prints readable lines by default, naming the key with --key-name', async (t) => {
@@ -149,7 +157,10 @@ t.test('without REDIS_URL the commands point to the admin endpoint and exit 2', 
   for (const [cmd, args] of [[accounts, ['create', '--name', 'a']], [keys, ['list', '--account', 'acct_x']]] as const) {
     const c = capture({})
     t.equal(await cmd([...args], c.io), 2)
-    t.match(c.err.join('\n'), /in memory inside the running server[\s\S]*POST \/v1\/admin\/accounts[\s\S]*Bearer \$ALOFT_ADMIN_TOKEN/)
+    t.match(
+      c.err.join('\n'),
+      /in memory inside the running server[\s\S]*POST \/v1\/admin\/accounts[\s\S]*Bearer \$ALOFT_ADMIN_TOKEN/
+    )
   }
 })
 

@@ -8,7 +8,10 @@ storeContract(t, async (t, limits) => {
   const store = new MemoryStore(limits)
   t.teardown(() => store.close())
   // Everything the store holds, private fields included.
-  return { store, stored: async () => inspect(store, { depth: Infinity, maxArrayLength: Infinity, maxStringLength: Infinity }) }
+  return {
+    store,
+    stored: async () => inspect(store, { depth: Infinity, maxArrayLength: Infinity, maxStringLength: Infinity })
+  }
 })
 
 t.test('createStore without a Redis URL makes the in-memory store', async (t) => {

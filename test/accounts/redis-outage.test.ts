@@ -11,7 +11,12 @@ interface Logged { obj: object, msg?: string }
 
 function storeOn (t: Test, url: string): { store: AccountStore, logged: Logged[] } {
   const logged: Logged[] = []
-  const store = createStore({ redisUrl: url, prefix, limits: DEFAULT_LIMITS, logger: { warn: (obj, msg) => logged.push({ obj, msg }) } })
+  const store = createStore({
+    redisUrl: url,
+    prefix,
+    limits: DEFAULT_LIMITS,
+    logger: { warn: (obj, msg) => logged.push({ obj, msg }) }
+  })
   t.teardown(() => store.close())
   return { store, logged }
 }

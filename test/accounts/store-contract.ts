@@ -21,7 +21,8 @@ const BEFORE_MIDNIGHT = Date.UTC(2030, 5, 1, 23, 59, 58, 500)
 const NEXT_MIDNIGHT = Date.UTC(2030, 5, 2)
 
 export function storeContract (t: Test, make: MakeStore): void {
-  const open = async (t: Test, over: Partial<AccountLimits> = {}): Promise<StoreUnderTest> => await make(t, limits(over))
+  const open = async (t: Test, over: Partial<AccountLimits> = {}): Promise<StoreUnderTest> =>
+    await make(t, limits(over))
 
   t.test('createAccount returns a new account that getAccount finds', async (t) => {
     const { store } = await open(t)
@@ -29,7 +30,10 @@ export function storeContract (t: Test, make: MakeStore): void {
     const account = await store.createAccount('Acme Gliding')
     t.match(account.id, /^acct_[A-Za-z0-9_-]{16}$/)
     t.equal(account.name, 'Acme Gliding')
-    t.ok(account.created_at >= before && account.created_at <= Math.ceil(Date.now() / 1000), 'created_at is now, in epoch seconds')
+    t.ok(
+      account.created_at >= before && account.created_at <= Math.ceil(Date.now() / 1000),
+      'created_at is now, in epoch seconds'
+    )
     t.same(await store.getAccount(account.id), account)
     t.not((await store.createAccount('Acme Gliding')).id, account.id, 'ids are unique')
   })
@@ -71,8 +75,13 @@ export function storeContract (t: Test, make: MakeStore): void {
     const { store } = await open(t)
     const { secret } = await store.createKey((await store.createAccount('a')).id, 'k')
     const altered = secret.slice(0, -1) + (secret.endsWith('A') ? 'B' : 'A')
-    for (const candidate of [altered, 'aloft_' + 'x'.repeat(43), secret.slice(0, -1), secret + 'x', '', 'Bearer ' + secret]) {
-      t.same(await store.authenticate(candidate), { ok: false, reason: 'invalid_api_key' }, JSON.stringify(candidate.slice(0, 14)))
+    const candidates = [altered, 'aloft_' + 'x'.repeat(43), secret.slice(0, -1), secret + 'x', '', 'Bearer ' + secret]
+    for (const candidate of candidates) {
+      t.same(
+        await store.authenticate(candidate),
+        { ok: false, reason: 'invalid_api_key' },
+        JSON.stringify(candidate.slice(0, 14))
+      )
     }
   })
 
@@ -206,7 +215,11 @@ export function storeContract (t: Test, make: MakeStore): void {
     const now = Date.UTC(2030, 0, 1)
     await store.takeRequest(account.id, now)
     await store.takeRequest(account.id, now)
-    t.match(await store.takeRequest(account.id, now + 499), { allowed: false, retry_after_seconds: 1 }, 'not yet: one per 500 ms')
+    t.match(
+      await store.takeRequest(account.id, now + 499),
+      { allowed: false, retry_after_seconds: 1 },
+      'not yet: one per 500 ms'
+    )
     t.match(await store.takeRequest(account.id, now + 500), { allowed: true, remaining: 0 })
     t.match(await store.takeRequest(account.id, now + 500), { allowed: false })
     t.same(await store.takeRequest(account.id, now + 10_000),

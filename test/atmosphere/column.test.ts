@@ -6,7 +6,13 @@ import {
 } from '../../src/atmosphere/index.js'
 
 const lvl = (pressure_pa: number, hgt_gpm: number, extra: Partial<LevelInput> = {}): LevelInput => ({
-  pressure_pa, hgt_gpm, tmp_k: 280 - hgt_gpm / 200, ugrd_ms: hgt_gpm / 100, vgrd_ms: -hgt_gpm / 200, spfh_kg_kg: 0.01 - hgt_gpm / 1e6, ...extra
+  pressure_pa,
+  hgt_gpm,
+  tmp_k: 280 - hgt_gpm / 200,
+  ugrd_ms: hgt_gpm / 100,
+  vgrd_ms: -hgt_gpm / 200,
+  spfh_kg_kg: 0.01 - hgt_gpm / 1e6,
+  ...extra
 })
 // Deliberately out of order, as GRIB files can be.
 const LEVELS: LevelInput[] = [lvl(70000, 3000), lvl(100000, 100), lvl(85000, 1500), lvl(50000, 5500)]
@@ -116,12 +122,24 @@ t.test('column from a Float32Array tile, reusing one column', async t => {
     level_count: nLev,
     surface_hgt_gpm: SURFACE,
     pressure_pa: { data: new Float32Array(LEVELS.map(l => l.pressure_pa)), offset: 0, stride: 1 },
-    hgt_gpm: seriesOf(0), tmp_k: seriesOf(1), ugrd_ms: seriesOf(2), vgrd_ms: seriesOf(3), spfh_kg_kg: seriesOf(4), rh_pct: seriesOf(5)
+    hgt_gpm: seriesOf(0),
+    tmp_k: seriesOf(1),
+    ugrd_ms: seriesOf(2),
+    vgrd_ms: seriesOf(3),
+    spfh_kg_kg: seriesOf(4),
+    rh_pct: seriesOf(5)
   }
   fillColumn(src, column)
   t.equal(column.z_m, arrays, 'same buffers reused')
   // Same as the plain-object path fed with the float32-rounded values.
-  const f32 = LEVELS.map(l => ({ ...l, hgt_gpm: Math.fround(l.hgt_gpm!), tmp_k: Math.fround(l.tmp_k!), ugrd_ms: Math.fround(l.ugrd_ms!), vgrd_ms: Math.fround(l.vgrd_ms!), spfh_kg_kg: Math.fround(l.spfh_kg_kg!) }))
+  const f32 = LEVELS.map(l => ({
+    ...l,
+    hgt_gpm: Math.fround(l.hgt_gpm!),
+    tmp_k: Math.fround(l.tmp_k!),
+    ugrd_ms: Math.fround(l.ugrd_ms!),
+    vgrd_ms: Math.fround(l.vgrd_ms!),
+    spfh_kg_kg: Math.fround(l.spfh_kg_kg!)
+  }))
   const plain = buildColumn({ surface_hgt_gpm: SURFACE, levels: f32 })
   t.equal(column.count, plain.count)
   for (const k of ['z_m', 'pressure_pa', 'ln_pressure', 'u_ms', 'v_ms', 't_k', 'q_kg_kg'] as const) {
@@ -187,9 +205,19 @@ t.test('profile: request order, both references, all fields', async t => {
   t.same(r.levels.map(l => l.altitude_agl_m), [3000, 500, 1200])
   t.same(r.levels.map(l => l.altitude_msl_m), [3000 + ground, 500 + ground, 1200 + ground])
   t.same(Object.keys(r.levels[0]), [...LEVEL_FIELDS])
-  t.match(r, { ground_source: 'model', supplied_ground_elevation_m_msl: null, ground_elevation_m_msl: ground, model_ground_elevation_m_msl: ground, specific_humidity_source: 'spfh' })
+  t.match(r, {
+    ground_source: 'model',
+    supplied_ground_elevation_m_msl: null,
+    ground_elevation_m_msl: ground,
+    model_ground_elevation_m_msl: ground,
+    specific_humidity_source: 'spfh'
+  })
 
-  const m = must(computeProfile(c, { altitudes_m: [3000 + ground, 500 + ground], altitude_reference: 'msl', ground_elevation_m_msl: null }))
+  const m = must(computeProfile(c, {
+    altitudes_m: [3000 + ground, 500 + ground],
+    altitude_reference: 'msl',
+    ground_elevation_m_msl: null
+  }))
   t.same(m.levels.map(l => l.altitude_msl_m), [3000 + ground, 500 + ground])
   t.ok(Math.abs(m.levels[0].altitude_agl_m - 3000) < 1e-9)
   t.ok(Math.abs(m.levels[0].pressure_pa - r.levels[0].pressure_pa) < 1e-9, 'same height, same answer')
@@ -203,14 +231,23 @@ t.test('profile: caller ground moves AGL, never the model terrain cut', async t 
   const c = buildColumn({ surface_hgt_gpm: 1000, levels: LEVELS })
   t.equal(c.count, 3, 'the 100 gpm level is under the model terrain')
   const r = must(computeProfile(c, { altitudes_m: [200], altitude_reference: 'agl', ground_elevation_m_msl: 1400 }))
-  t.match(r, { ground_source: 'caller', supplied_ground_elevation_m_msl: 1400, ground_elevation_m_msl: 1400, model_ground_elevation_m_msl: c.model_ground_elevation_m_msl })
+  t.match(r, {
+    ground_source: 'caller',
+    supplied_ground_elevation_m_msl: 1400,
+    ground_elevation_m_msl: 1400,
+    model_ground_elevation_m_msl: c.model_ground_elevation_m_msl
+  })
   t.equal(r.levels[0].altitude_msl_m, 1600)
   t.equal(r.coverage.minimum_msl_m, c.z_m[0], 'coverage still starts at the lowest level above the model terrain')
   t.equal(r.coverage.minimum_agl_m, c.z_m[0] - 1400)
 
   // A caller ground far below the terrain does not bring back the dropped level.
   const low = computeProfile(c, { altitudes_m: [50], altitude_reference: 'agl', ground_elevation_m_msl: 0 })
-  t.match(low, { ok: false, error: 'outside_vertical_range', coverage: { minimum_msl_m: c.z_m[0], minimum_agl_m: c.z_m[0] } })
+  t.match(low, {
+    ok: false,
+    error: 'outside_vertical_range',
+    coverage: { minimum_msl_m: c.z_m[0], minimum_agl_m: c.z_m[0] }
+  })
 
   // A caller ground above the lowest level makes the AGL minimum negative.
   const high = must(computeProfile(c, { altitudes_m: [0], altitude_reference: 'agl', ground_elevation_m_msl: 2000 }))
@@ -224,16 +261,27 @@ t.test('profile: 409 with coverage; limits themselves are served', async t => {
   t.match(r, {
     ok: false,
     error: 'outside_vertical_range',
-    coverage: { minimum_msl_m: c.z_m[0], maximum_msl_m: c.z_m[3], minimum_agl_m: c.z_m[0] - ground, maximum_agl_m: c.z_m[3] - ground },
+    coverage: {
+      minimum_msl_m: c.z_m[0],
+      maximum_msl_m: c.z_m[3],
+      minimum_agl_m: c.z_m[0] - ground,
+      maximum_agl_m: c.z_m[3] - ground
+    },
     ground_source: 'model'
   })
   t.same(r.ok === false && r.error === 'outside_vertical_range' && r.outside_altitudes_m, [10, 1e5, NaN])
 
   const cov = must(computeProfile(c, { altitudes_m: [1000], altitude_reference: 'agl' })).coverage
-  const agl = must(computeProfile(c, { altitudes_m: [cov.minimum_agl_m, cov.maximum_agl_m], altitude_reference: 'agl' }))
+  const agl = must(computeProfile(c, {
+    altitudes_m: [cov.minimum_agl_m, cov.maximum_agl_m],
+    altitude_reference: 'agl'
+  }))
   t.equal(agl.levels[0].pressure_pa, 100000, 'bottom limit (AGL) is the bottom level')
   t.equal(agl.levels[1].pressure_pa, 50000, 'top limit (AGL) is the top level')
-  const msl = must(computeProfile(c, { altitudes_m: [cov.maximum_msl_m, cov.minimum_msl_m], altitude_reference: 'msl' }))
+  const msl = must(computeProfile(c, {
+    altitudes_m: [cov.maximum_msl_m, cov.minimum_msl_m],
+    altitude_reference: 'msl'
+  }))
   t.same(msl.levels.map(l => l.pressure_pa), [50000, 100000])
   t.notOk(isWithinCoverage(cov, cov.maximum_msl_m + 1e-9, 'msl'))
   t.notOk(isWithinCoverage(cov, cov.minimum_agl_m - 1e-9, 'agl'))
@@ -244,8 +292,14 @@ t.test('profile: single-level column and missing terrain', async t => {
   const z = one.z_m[0]
   const r = must(computeProfile(one, { altitudes_m: [z], altitude_reference: 'msl' }))
   t.equal(r.levels[0].pressure_pa, 85000)
-  t.match(computeProfile(one, { altitudes_m: [z + 1], altitude_reference: 'msl' }), { ok: false, error: 'outside_vertical_range' })
+  t.match(
+    computeProfile(one, { altitudes_m: [z + 1], altitude_reference: 'msl' }),
+    { ok: false, error: 'outside_vertical_range' }
+  )
 
   const noTerrain = buildColumn({ surface_hgt_gpm: null, levels: LEVELS })
-  t.match(computeProfile(noTerrain, { altitudes_m: [1000], altitude_reference: 'msl' }), { ok: false, error: 'unusable_source_column', detail: /terrain/ })
+  t.match(
+    computeProfile(noTerrain, { altitudes_m: [1000], altitude_reference: 'msl' }),
+    { ok: false, error: 'unusable_source_column', detail: /terrain/ }
+  )
 })

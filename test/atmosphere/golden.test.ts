@@ -2,7 +2,9 @@
 // (scripts/profile-columns.py) → our column builder and interpolation → the independent reference.
 import { readFileSync } from 'node:fs'
 import t, { type Test } from 'tap'
-import { type ColumnInput, type ProfileRequest, LEVEL_FIELDS, buildColumn, computeProfile } from '../../src/atmosphere/index.js'
+import {
+  type ColumnInput, type ProfileRequest, LEVEL_FIELDS, buildColumn, computeProfile
+} from '../../src/atmosphere/index.js'
 
 interface Case {
   name: string

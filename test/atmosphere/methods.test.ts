@@ -1,4 +1,5 @@
-// Provenance strings must match docs/INTERFACE.md §2.5 and docs/DESIGN.md §3–4 verbatim: responses and capabilities share them.
+// Provenance strings must match docs/INTERFACE.md §2.5 and docs/DESIGN.md §3–4 verbatim: responses and
+// capabilities share them.
 import t from 'tap'
 import {
   INTERFACE_VERSION, METHODS, PROCESSING_VERSION, PROVENANCE_DEFAULTS, SATURATION_FORMULA_LABEL, SOURCE_FACTS

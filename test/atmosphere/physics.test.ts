@@ -36,7 +36,13 @@ t.test('NCEP FPVSNEW evaluated directly', async t => {
   t.equal(ncepSaturationVapourPressure(253.16), ncepSaturationIce(253.16), 'w = 0 at 253.16 K: all ice')
   t.equal(ncepSaturationVapourPressure(230), ncepSaturationIce(230), 'ice below 253.16 K')
   // Halfway through the blend NCEP's e is the mean of its liquid and ice values.
-  near(t, ncepSaturationVapourPressure(263.16), (ncepSaturationLiquid(263.16) + ncepSaturationIce(263.16)) / 2, 1e-15, 'e(263.16 K)')
+  near(
+    t,
+    ncepSaturationVapourPressure(263.16),
+    (ncepSaturationLiquid(263.16) + ncepSaturationIce(263.16)) / 2,
+    1e-15,
+    'e(263.16 K)'
+  )
   t.ok(ncepSaturationIce(263.16) < ncepSaturationLiquid(263.16), 'ice saturates lower than supercooled water')
   // NCEP's liquid curve agrees with Murphy–Koop to a fraction of a percent at 300 K: a sanity check on a, b.
   near(t, ncepSaturationLiquid(300), saturationVapourPressureLiquid(300), 5e-3, 'NCEP liquid vs MK at 300 K')
@@ -45,7 +51,13 @@ t.test('NCEP FPVSNEW evaluated directly', async t => {
 t.test('q from RH by inverting CALRH_GFS', async t => {
   t.equal(NCEP_EPSILON, 287.05 / 461.5)
   // At 273.16 K e_ncep = 610.78 Pa: q_s = ε_n·610.78 / (1e5 − (1 − ε_n)·610.78).
-  near(t, specificHumidityFromNcepRh(100, 273.16, 100000), 0.0038078033069688672, 1e-14, 'saturated at 1000 hPa, 273.16 K')
+  near(
+    t,
+    specificHumidityFromNcepRh(100, 273.16, 100000),
+    0.0038078033069688672,
+    1e-14,
+    'saturated at 1000 hPa, 273.16 K'
+  )
   near(t, specificHumidityFromNcepRh(50, 273.16, 100000), 0.0038078033069688672 / 2, 1e-14, 'half saturated')
   // Where e_ncep exceeds p, e′ = p and q_s = 1, so q = RH/100.
   t.equal(specificHumidityFromNcepRh(50, 273.16, 500), 0.5)
@@ -62,14 +74,20 @@ t.test('RH over liquid from q', async t => {
   const es = saturationVapourPressureLiquid(tK)
   const qs = (EPSILON * es) / (p - (1 - EPSILON) * es)
   near(t, relativeHumidityLiquid(qs, p, tK), 100, 1e-13, 'saturated')
-  near(t, relativeHumidityLiquid(qs * 1.1, p, tK), 100 * 1.1 * (EPSILON + (1 - EPSILON) * qs) / (EPSILON + (1 - EPSILON) * qs * 1.1), 1e-13, 'supersaturated, not capped')
+  near(
+    t,
+    relativeHumidityLiquid(qs * 1.1, p, tK),
+    100 * 1.1 * (EPSILON + (1 - EPSILON) * qs) / (EPSILON + (1 - EPSILON) * qs * 1.1),
+    1e-13,
+    'supersaturated, not capped'
+  )
   t.ok(relativeHumidityLiquid(qs * 1.1, p, tK) > 100)
   t.equal(relativeHumidityLiquid(0, p, tK), 0)
 })
 
 t.test('moist-air density', async t => {
   near(t, moistAirDensity(100000, 283.15, 0.0234375), 1.2131, 5e-5, '1000 hPa, 10 °C, q = 0.0234375')
-  near(t, moistAirDensity(100000, 283.15, 0.0234375), 1.2130714612144812, 1e-14, 'more digits')
+  near(t, moistAirDensity(100000, 283.15, 0.0234375), 1.2130714612144813, 1e-14, 'more digits')
   near(t, moistAirDensity(101325, 288.15, 0), 101325 / (287.04749 * 288.15), 1e-15, 'dry air')
   t.ok(moistAirDensity(100000, 283.15, 0.02) < moistAirDensity(100000, 283.15, 0), 'vapour is lighter than dry air')
 })

@@ -27,7 +27,8 @@ function randomColumn (r: () => number): { surface: number, levels: LevelInput[]
       tmp_k: Math.fround(180 + r() * 140),
       ugrd_ms: Math.fround(-80 + r() * 160),
       vgrd_ms: Math.fround(-80 + r() * 160),
-      // RH < 100: where NCEP's e_s reaches p (hot, thin air) the design's inversion (docs/DESIGN.md §4) gives q = RH/100.
+      // RH < 100: where NCEP's e_s reaches p (hot, thin air) the design's inversion (docs/DESIGN.md §4) gives
+      // q = RH/100.
       ...(rhOnly ? { rh_pct: Math.fround(r() * 99.9) } : { spfh_kg_kg: Math.fround(r() * 0.03) })
     })
     h += 20 + r() * 3000
@@ -69,7 +70,9 @@ t.test('random columns', async t => {
     const atLevels = ok(computeProfile(col, { altitudes_m: zs, altitude_reference: 'msl' }))
     atLevels.levels.forEach((l, k) => {
       if (l.wind_u_ms !== col.u_ms[k] || l.wind_v_ms !== col.v_ms[k] || l.temperature_k !== col.t_k[k] ||
-          l.specific_humidity_kg_kg !== col.q_kg_kg[k] || l.pressure_pa !== col.pressure_pa[k]) fail(`case ${c} level ${k} not returned exactly`)
+          l.specific_humidity_kg_kg !== col.q_kg_kg[k] || l.pressure_pa !== col.pressure_pa[k]) {
+        fail(`case ${c} level ${k} not returned exactly`)
+      }
     })
     if (col.count < 2) continue
 
@@ -86,20 +89,27 @@ t.test('random columns', async t => {
         ['u', l.wind_u_ms, col.u_ms], ['v', l.wind_v_ms, col.v_ms], ['T', l.temperature_k, col.t_k],
         ['q', l.specific_humidity_kg_kg, col.q_kg_kg], ['p', l.pressure_pa, col.pressure_pa]
       ]
-      for (const [name, x, arr] of pairs) if (!within(x, arr[i], arr[i + 1])) fail(`case ${c}: ${name}=${x} outside [${arr[i]}, ${arr[i + 1]}]`)
+      for (const [name, x, arr] of pairs) {
+        if (!within(x, arr[i], arr[i + 1])) fail(`case ${c}: ${name}=${x} outside [${arr[i]}, ${arr[i + 1]}]`)
+      }
       if (k > 0) {
         const prev = res.levels[k - 1].pressure_pa
-        if (l.pressure_pa > prev || (z - heights[k - 1] > 1 && !(l.pressure_pa < prev))) fail(`case ${c}: pressure does not fall with height at ${z}`)
+        if (l.pressure_pa > prev || (z - heights[k - 1] > 1 && !(l.pressure_pa < prev))) {
+          fail(`case ${c}: pressure does not fall with height at ${z}`)
+        }
       }
       if (!(l.density_kg_m3 > 0)) fail(`case ${c}: density ${l.density_kg_m3}`)
       if (!(l.relative_humidity_pct >= 0)) fail(`case ${c}: RH ${l.relative_humidity_pct}`)
-      if (!(l.specific_humidity_kg_kg >= 0 && l.specific_humidity_kg_kg < 1)) fail(`case ${c}: q ${l.specific_humidity_kg_kg}`)
+      if (!(l.specific_humidity_kg_kg >= 0 && l.specific_humidity_kg_kg < 1)) {
+        fail(`case ${c}: q ${l.specific_humidity_kg_kg}`)
+      }
       if (!(l.temperature_k > 0 && l.pressure_pa > 0 && l.wind_speed_ms >= 0)) fail(`case ${c}: sign`)
       const d = l.wind_direction_deg
       if (!(d >= 0 && d < 360)) fail(`case ${c}: direction ${d}`)
       // The from-direction points back against the wind vector.
       const rad = d * Math.PI / 180
-      if (Math.abs(-l.wind_speed_ms * Math.sin(rad) - l.wind_u_ms) > 1e-9 || Math.abs(-l.wind_speed_ms * Math.cos(rad) - l.wind_v_ms) > 1e-9) {
+      if (Math.abs(-l.wind_speed_ms * Math.sin(rad) - l.wind_u_ms) > 1e-9 ||
+          Math.abs(-l.wind_speed_ms * Math.cos(rad) - l.wind_v_ms) > 1e-9) {
         fail(`case ${c}: direction ${d} disagrees with (${l.wind_u_ms}, ${l.wind_v_ms})`)
       }
     })

@@ -36,7 +36,9 @@ t.test('the built server answers, then stops on SIGTERM with exit code 0', async
   const health = await fetch(`${url}/healthz`)
   t.equal(health.status, 200)
   const created = await fetch(`${url}/v1/admin/accounts`, {
-    method: 'POST', headers: { authorization: 'Bearer built-server-admin-token', 'content-type': 'application/json' }, body: '{"name":"smoke"}'
+    method: 'POST',
+    headers: { authorization: 'Bearer built-server-admin-token', 'content-type': 'application/json' },
+    body: '{"name":"smoke"}'
   })
   t.equal(created.status, 201)
   const { key } = await created.json() as { key: { key: string } }
@@ -53,7 +55,9 @@ t.test('SIGTERM lets an in-flight request finish', async (t) => {
   t.teardown(() => { svc.child.kill('SIGKILL') })
   const url = await svc.listening
   const created = await fetch(`${url}/v1/admin/accounts`, {
-    method: 'POST', headers: { authorization: 'Bearer built-server-admin-token', 'content-type': 'application/json' }, body: '{"name":"slow"}'
+    method: 'POST',
+    headers: { authorization: 'Bearer built-server-admin-token', 'content-type': 'application/json' },
+    body: '{"name":"slow"}'
   })
   const { key } = await created.json() as { key: { key: string } }
   // A body sent slowly keeps the request in flight while the signal arrives.

@@ -20,15 +20,22 @@ const Sample = Type.Object({
 }, { additionalProperties: false })
 const serialize = compileSerializer(Sample)
 
-const base = { n: 1.5, i: 3, maybe: null, bounded: 2, flag: true, text: 'plain', list: [1, 2.25, -0], nested: { a: 'x', b: 4 } }
+const base = {
+  n: 1.5, i: 3, maybe: null, bounded: 2, flag: true, text: 'plain', list: [1, 2.25, -0], nested: { a: 'x', b: 4 }
+}
 
 t.test('a value the schema describes serialises exactly as JSON.stringify does', async (t) => {
   t.equal(serialize(base), JSON.stringify(base))
 })
 
 t.test('properties come out in schema order whatever the object order', async (t) => {
-  const reordered = { nested: { b: 4, a: 'x' }, list: [1], text: 't', flag: false, bounded: null, maybe: 7, i: 0, n: 0.1 }
-  t.equal(serialize(reordered), '{"n":0.1,"i":0,"maybe":7,"bounded":null,"flag":false,"text":"t","list":[1],"nested":{"a":"x","b":4}}')
+  const reordered = {
+    nested: { b: 4, a: 'x' }, list: [1], text: 't', flag: false, bounded: null, maybe: 7, i: 0, n: 0.1
+  }
+  t.equal(
+    serialize(reordered),
+    '{"n":0.1,"i":0,"maybe":7,"bounded":null,"flag":false,"text":"t","list":[1],"nested":{"a":"x","b":4}}'
+  )
 })
 
 t.test('non-finite numbers are null, as in JSON.stringify', async (t) => {
@@ -38,7 +45,9 @@ t.test('non-finite numbers are null, as in JSON.stringify', async (t) => {
 
 t.test('strings that need escaping are escaped like JSON.stringify, lone surrogates included', async (t) => {
   // compared as booleans: a raw U+2028 or lone surrogate in a TAP message would break the stream
-  const texts = ['quote " and \\ backslash', 'line\nbreak\ttab\u0001', 'emoji 😀', 'lone \ud800 surrogate', '\u2028\u2029', '']
+  const texts = [
+    'quote " and \\ backslash', 'line\nbreak\ttab\u0001', 'emoji 😀', 'lone \ud800 surrogate', '\u2028\u2029', ''
+  ]
   texts.forEach((text, k) => {
     const value = { ...base, text }
     t.ok(serialize(value) === JSON.stringify(value), `string ${k} as JSON.stringify writes it`)
@@ -69,10 +78,18 @@ t.test('a value of the wrong type still gives valid JSON (JSON.stringify of that
 t.test('real responses: profile, capabilities and key list are byte for byte JSON.stringify', async (t) => {
   const svc = await startTestService(t)
   const { key } = await svc.newAccount()
-  const body = { latitude: 52.23, longitude: 21.01, time: '2020-08-04T18:00:00Z', altitudes_m: [10, 300, 1000, 3000, 10000, 20000], altitude_reference: 'agl' }
+  const body = {
+    latitude: 52.23,
+    longitude: 21.01,
+    time: '2020-08-04T18:00:00Z',
+    altitudes_m: [10, 300, 1000, 3000, 10000, 20000],
+    altitude_reference: 'agl'
+  }
   for (const ground of [undefined, 150.5]) {
     const res = await fetch(`${svc.url}/v1/atmosphere/profile`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ ...body, ground_elevation_m_msl: ground })
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify({ ...body, ground_elevation_m_msl: ground })
     })
     t.equal(res.status, 200)
     const text = await res.text()

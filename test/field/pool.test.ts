@@ -47,7 +47,11 @@ t.test('interpolating in a worker and on the main thread from the same tile agre
 t.test('a unit that is not GRIB2 is refused as unusable', async (t) => {
   const html = new TextEncoder().encode('<html><body>data file is not present</body></html>')
   t.match(await decode({ bytes: html }), { ok: false, detail: /not usable GRIB2: no GRIB message found/ })
-  t.match(await pool.decode({ bytes: html }), { ok: false, detail: /not usable GRIB2: no GRIB message found/ }, 'the same answer across the thread boundary')
+  t.match(
+    await pool.decode({ bytes: html }),
+    { ok: false, detail: /not usable GRIB2: no GRIB message found/ },
+    'the same answer across the thread boundary'
+  )
 })
 
 t.test('fields scanned by the caller are used as given', async (t) => {
@@ -60,7 +64,9 @@ t.test('a unit lacking a required variable is refused as unusable', async (t) =>
   const { scanMessages } = await import('../../src/grib/index.js')
   const fields = scanMessages(spfh)
   const keep = fields.filter((f) => f.name !== 'UGRD')
-  const parts = keep.filter((f, n) => keep.findIndex((g) => g.offset === f.offset) === n).map((f) => spfh.subarray(f.offset, f.offset + f.length))
+  const parts = keep
+    .filter((f, n) => keep.findIndex((g) => g.offset === f.offset) === n)
+    .map((f) => spfh.subarray(f.offset, f.offset + f.length))
   const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
   let at = 0
   for (const p of parts) { bytes.set(p, at); at += p.length }

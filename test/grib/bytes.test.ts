@@ -9,8 +9,19 @@ t.test('unsigned big-endian integers', async (t) => {
 })
 
 t.test('signed integers are sign and magnitude, not two\'s complement', async (t) => {
-  t.same([s8(Uint8Array.of(0x81), 0), s16(Uint8Array.of(0x80, 0x02), 0), s32(Uint8Array.of(0x80, 0, 0x07, 0xd0), 0)], [-1, -2, -2000])
-  t.same([s8(Uint8Array.of(0x7f), 0), s16(Uint8Array.of(0x00, 0x02), 0), sN(Uint8Array.of(0x80, 0x05), 0, 2), sN(Uint8Array.of(0x05), 0, 1)], [127, 2, -5, 5])
+  t.same(
+    [s8(Uint8Array.of(0x81), 0), s16(Uint8Array.of(0x80, 0x02), 0), s32(Uint8Array.of(0x80, 0, 0x07, 0xd0), 0)],
+    [-1, -2, -2000]
+  )
+  t.same(
+    [
+      s8(Uint8Array.of(0x7f), 0),
+      s16(Uint8Array.of(0x00, 0x02), 0),
+      sN(Uint8Array.of(0x80, 0x05), 0, 2),
+      sN(Uint8Array.of(0x05), 0, 1)
+    ],
+    [127, 2, -5, 5]
+  )
 })
 
 t.test('IEEE float32 reference values', async (t) => {
@@ -20,7 +31,10 @@ t.test('IEEE float32 reference values', async (t) => {
 
 t.test('BitReader reads fields of any width across byte boundaries', async (t) => {
   const r = new BitReader(Uint8Array.of(0b10110011, 0b01010101, 0xff, 0xff, 0xff, 0xff, 0x12, 0x34), 0)
-  t.same([r.read(1), r.read(3), r.read(0), r.read(12), r.read(32), r.read(16)], [1, 0b011, 0, 0b001101010101, 0xffffffff, 0x1234])
+  t.same(
+    [r.read(1), r.read(3), r.read(0), r.read(12), r.read(32), r.read(16)],
+    [1, 0b011, 0, 0b001101010101, 0xffffffff, 0x1234]
+  )
   const w = new BitReader(Uint8Array.of(0xab, 0xcd, 0xef, 0x12), 1)
   t.equal(w.read(16), 0xcdef, 'starts at its byte offset')
   t.equal(w.byteOffset, 3)
@@ -39,7 +53,7 @@ t.test('bytesFor rounds up to whole bytes', async (t) => {
 })
 
 t.test('need throws truncated with the offset', async (t) => {
-  t.throws(() => need(10, 8, 4, 'x'), { reason: 'truncated', offset: 8 })
+  t.throws(() => need(10, 8, 4, 'x'), { name: 'GribError', reason: 'truncated', offset: 8 })
   t.doesNotThrow(() => need(10, 6, 4, 'x'))
 })
 

@@ -1,5 +1,5 @@
 // One behaviour per test, on real GRIB bytes; values are checked against the ecCodes expectations.
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { dataParams, decodeField, GribError, initGrib, scanMessages } from '../../src/grib/index.js'
 import { expectedFile, fixture, sha256f32 } from './helpers.js'
 
@@ -11,7 +11,7 @@ const MVM2 = 'aloft-derived/gfs.t12z.pgrb2.0p25.f023-PV-TMP-mvm2.grib2'
 const JPEG = 'NOAA-MDL+grib2io/tests/input_data/gfs.jpeg.grib2'
 const PNG = 'NOAA-MDL+grib2io/tests/input_data/gfs.png.grib2'
 
-function decodeMatches (t: Tap.Test, file: string, index: number): Float32Array {
+function decodeMatches (t: Test, file: string, index: number): Float32Array {
   const bytes = fixture(file)
   const field = scanMessages(bytes)[index]
   const v = decodeField(bytes, field)
@@ -103,7 +103,8 @@ t.test('5.3 missing-value management 0 leaves all-ones values as data', async (t
 
 t.test('0-bit constant fields, simple and complex packing', async (t) => {
   for (const [file, index] of [[PORBI, 0], [GDAS, 28], ['nilsmagnus+grib/griblib/integrationtestdata/constant.grb', 0],
-    ['noritada+grib-rs/testdata/gdas.t12z.pgrb2.0p25.f000.46', 0], ['mpiannucci+gribberish/test-data/gfs.t18z.pgrb2.0p25.f186-RH.grib2', 0]] as const) {
+    ['noritada+grib-rs/testdata/gdas.t12z.pgrb2.0p25.f000.46', 0],
+    ['mpiannucci+gribberish/test-data/gfs.t18z.pgrb2.0p25.f186-RH.grib2', 0]] as const) {
     t.equal(scanMessages(fixture(file))[index].bitsPerValue, 0, `${file} is 0-bit`)
     const v = decodeMatches(t, file, index)
     t.ok(v.every((x) => x === v[0]), 'one value everywhere')
@@ -129,7 +130,10 @@ t.test('product templates 4.0, 4.1 and 4.8 give name, level and steps', async (t
   const f41 = scanMessages(fixture('NOAA-EMC+wgrib2/tests/data/ref_simple_packing.grib2'))[0]
   t.same([f41.productTemplate, f41.name, f41.level.type, f41.level.value, f41.stepHours], [1, 'TMP', 100, 50000, 180])
   const f48 = scanMessages(fixture('Porbi96+GFS-forecast-web-app/data/gfs/20200804/12z/gfs.pgrb2.0p25.f006'))[439]
-  t.same([f48.productTemplate, f48.name, f48.stepHours, f48.stepEndHours, f48.level.name, f48.level.value], [8, 'TMAX', 0, 6, 'height_above_ground', 2])
+  t.same(
+    [f48.productTemplate, f48.name, f48.stepHours, f48.stepEndHours, f48.level.name, f48.level.value],
+    [8, 'TMAX', 0, 6, 'height_above_ground', 2]
+  )
   const f40 = scanMessages(fixture('derived/gfs.t12z.pgrb2.0p25.f006')).find((f) => f.name === 'SPFH')
   t.same([f40?.productTemplate, f40?.level.type, f40?.referenceTime], [0, 100, '2020-08-04T12:00:00Z'])
 })
@@ -148,7 +152,10 @@ t.test('multi-field messages: sections 4-7 repeated inside one message', async (
   t.equal(messages.size, 308)
   t.equal(fields.length, 344)
   const u = fields[3]; const v = fields[4]
-  t.same([u.name, v.name, u.offset, v.offset, u.fieldInMessage, v.fieldInMessage], ['UGRD', 'VGRD', u.offset, u.offset, 0, 1])
+  t.same(
+    [u.name, v.name, u.offset, v.offset, u.fieldInMessage, v.fieldInMessage],
+    ['UGRD', 'VGRD', u.offset, u.offset, 0, 1]
+  )
   t.ok(v.sections.data > u.sections.dataEnd - 1, 'second field has its own data section')
   decodeMatches(t, PYGRIB, 3)
   decodeMatches(t, PYGRIB, 4)
@@ -183,7 +190,8 @@ t.test('an unknown data representation template is refused with unsupported_pack
   const [g] = scanMessages(bytes)
   t.equal(g.packing, 50, 'the index still lists the field')
   t.equal(g.bitsPerValue, null)
-  t.throws(() => decodeField(bytes, g), { reason: 'unsupported_packing', offset: f.sections.drs + 9 })
+  t.throws(() => decodeField(bytes, g),
+    { name: 'GribError', reason: 'unsupported_packing', offset: f.sections.drs + 9 })
   t.match(String((() => { try { decodeField(bytes, g) } catch (e) { return (e as Error).message } })()), /5\.50/)
 })
 
@@ -195,5 +203,8 @@ t.test('decodeField writes into the caller\'s array (a SharedArrayBuffer view)',
   t.equal(v.buffer, shared.buffer, 'no copy')
   t.equal(v.length, f.grid.numberOfPoints)
   t.equal(sha256f32(v), expectedFile(PORBI).fields[2].sha256)
-  t.throws(() => decodeField(bytes, f, new Float32Array(10)), new GribError('bad_output', 'output holds 10 values, the field has 1617'))
+  t.throws(
+    () => decodeField(bytes, f, new Float32Array(10)),
+    new GribError('bad_output', 'output holds 10 values, the field has 1617')
+  )
 })

@@ -22,7 +22,9 @@ const DIVERGES = new Set(['jswhit+pygrib/sampledata/gfs.grb#230'])
 function metadataDiffs (f: GribField, e: ExpectedField, file: ExpectedFile): string[] {
   const diffs: string[] = []
   const eq = (what: string, ours: unknown, theirs: unknown): void => {
-    if (JSON.stringify(ours) !== JSON.stringify(theirs)) diffs.push(`${what}: ours ${JSON.stringify(ours)}, ecCodes ${JSON.stringify(theirs)}`)
+    if (JSON.stringify(ours) !== JSON.stringify(theirs)) {
+      diffs.push(`${what}: ours ${JSON.stringify(ours)}, ecCodes ${JSON.stringify(theirs)}`)
+    }
   }
   eq('offset', f.offset, e.offset)
   eq('parameter', [f.discipline, f.category, f.number], [e.discipline, e.parameterCategory, e.parameterNumber])
@@ -39,17 +41,21 @@ function metadataDiffs (f: GribField, e: ExpectedField, file: ExpectedFile): str
     eq('level value', f.level.value, signed / 10 ** e.scaleFactorOfFirstFixedSurface)
   }
   const d = String(e.dataDate); const h = String(e.dataTime).padStart(4, '0')
-  eq('reference time', f.referenceTime, `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}T${h.slice(0, 2)}:${h.slice(2)}:00Z`)
+  eq('reference time', f.referenceTime,
+    `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}T${h.slice(0, 2)}:${h.slice(2)}:00Z`)
   eq('step', [f.stepHours, f.stepEndHours], [e.startStep, e.endStep])
-  eq('templates', [f.productTemplate, f.packing], [e.productDefinitionTemplateNumber, e.dataRepresentationTemplateNumber])
+  eq('templates', [f.productTemplate, f.packing],
+    [e.productDefinitionTemplateNumber, e.dataRepresentationTemplateNumber])
   eq('bits per value', f.bitsPerValue, e.bitsPerValue)
   // ecCodes reports the bitmap in force: 254 ("the previous one") shows there as 0
   eq('bitmap indicator', f.bitmapIndicator === 254 ? 0 : f.bitmapIndicator, e.bitMapIndicator)
   eq('coded values', f.numberOfValues, e.numberOfValues)
   const g = file.grid
-  eq('grid shape', [f.grid.template, f.grid.ni, f.grid.nj, f.grid.numberOfPoints, f.grid.scanningMode, f.grid.shapeOfEarth],
+  eq('grid shape',
+    [f.grid.template, f.grid.ni, f.grid.nj, f.grid.numberOfPoints, f.grid.scanningMode, f.grid.shapeOfEarth],
     [g.gridDefinitionTemplateNumber, g.Ni, g.Nj, g.numberOfDataPoints, g.scanningMode, g.shapeOfTheEarth])
-  eq('grid corners and increments', [f.grid.la1, f.grid.lo1, f.grid.la2, f.grid.lo2, f.grid.di, f.grid.dj].map((x) => Math.round(x * 1e6)),
+  eq('grid corners and increments',
+    [f.grid.la1, f.grid.lo1, f.grid.la2, f.grid.lo2, f.grid.di, f.grid.dj].map((x) => Math.round(x * 1e6)),
     [g.latitudeOfFirstGridPoint, g.longitudeOfFirstGridPoint, g.latitudeOfLastGridPoint, g.longitudeOfLastGridPoint,
       g.iDirectionIncrement, g.jDirectionIncrement])
   return diffs
@@ -63,8 +69,13 @@ function valueDiffs (v: Float32Array, e: ExpectedField): string[] {
     else { if (x < min) min = x; if (x > max) max = x }
   }
   const stats = [v.length, nan, nan === v.length ? null : min, nan === v.length ? null : max]
-  if (JSON.stringify(stats) !== JSON.stringify([e.count, e.nan, e.min, e.max])) diffs.push(`count/NaN/min/max ${JSON.stringify(stats)} vs ${JSON.stringify([e.count, e.nan, e.min, e.max])}`)
-  for (const [i, x] of e.samples) if ((Number.isNaN(v[i]) ? null : v[i]) !== x) diffs.push(`value ${i}: ${v[i]} vs ${x}`)
+  const expected = [e.count, e.nan, e.min, e.max]
+  if (JSON.stringify(stats) !== JSON.stringify(expected)) {
+    diffs.push(`count/NaN/min/max ${JSON.stringify(stats)} vs ${JSON.stringify(expected)}`)
+  }
+  for (const [i, x] of e.samples) {
+    if ((Number.isNaN(v[i]) ? null : v[i]) !== x) diffs.push(`value ${i}: ${v[i]} vs ${x}`)
+  }
   if (sha256f32(v) !== e.sha256) diffs.push('sha256 of the float32 values differs')
   return diffs
 }
@@ -101,8 +112,11 @@ for (const file of expectations.files) {
         // ecCodes accumulates the 0.24° increments, so its coordinates carry ~1e-12 noise
         const ours = pt === null ? null : [pt.index, pt.latitude.toFixed(6), pt.longitude.toFixed(6)]
         const theirs = [near.index, near.latitude.toFixed(6), normalizeLongitude(near.longitude).toFixed(6)]
-        if (JSON.stringify(ours) !== JSON.stringify(theirs)) nearest.push(`${where} at ${near.lat},${near.lon}: ${JSON.stringify(ours)} vs ${JSON.stringify(theirs)}`)
-        else if (!diverges && (Number.isNaN(v[pt!.index]) ? null : v[pt!.index]) !== e.nearest[p]) nearest.push(`${where} value at ${near.lat},${near.lon}`)
+        if (JSON.stringify(ours) !== JSON.stringify(theirs)) {
+          nearest.push(`${where} at ${near.lat},${near.lon}: ${JSON.stringify(ours)} vs ${JSON.stringify(theirs)}`)
+        } else if (!diverges && (Number.isNaN(v[pt!.index]) ? null : v[pt!.index]) !== e.nearest[p]) {
+          nearest.push(`${where} value at ${near.lat},${near.lon}`)
+        }
       }
     }
     t.same(meta, [], 'metadata equals ecCodes\' for every field')

@@ -37,11 +37,16 @@ function mutate (src: Uint8Array, rnd: () => number, headerEnds: number[]): Uint
   const flips = 1 + Math.floor(rnd() * 8)
   for (let k = 0; k < flips; k++) {
     // most damage goes where lengths, templates and descriptors live: the bytes before each data section
-    const at = rnd() < 0.7 ? Math.floor(rnd() * headerEnds[Math.floor(rnd() * headerEnds.length)]) : Math.floor(rnd() * b.length)
+    const at = rnd() < 0.7
+      ? Math.floor(rnd() * headerEnds[Math.floor(rnd() * headerEnds.length)])
+      : Math.floor(rnd() * b.length)
     if (at + 4 > b.length) continue
     if (kind === 1) b[at] ^= 1 << Math.floor(rnd() * 8) // bit flip
     else if (kind === 2) b[at] = Math.floor(rnd() * 256) // byte overwrite
-    else dv.setUint32(at, [0, 1, 0x7fffffff, 0xffffffff, Math.floor(rnd() * 2 ** 32)][Math.floor(rnd() * 5)]) // length lie
+    else { // length lie
+      const lengths = [0, 1, 0x7fffffff, 0xffffffff, Math.floor(rnd() * 2 ** 32)]
+      dv.setUint32(at, lengths[Math.floor(rnd() * 5)])
+    }
   }
   return b
 }

@@ -9,7 +9,9 @@ const F000 = 'fsspec+kerchunk/tests/grib_idx_fixtures/20231104/gfs.t00z.pgrb2.0p
 t.test('every record of a full GFS inventory parses', async (t) => {
   const entries = parseIdx(text(F000))
   t.equal(entries.length, 696)
-  t.same(entries[0], { message: 1, start: 0, end: entries[1].start, date: '2023110400', name: 'PRMSL', level: 'mean sea level', step: 'anl' })
+  t.same(entries[0], {
+    message: 1, start: 0, end: entries[1].start, date: '2023110400', name: 'PRMSL', level: 'mean sea level', step: 'anl'
+  })
 })
 
 t.test('HGT:1000 mb is found by name and level although it is out of order', async (t) => {
@@ -39,7 +41,9 @@ t.test('byte ranges from the derived .idx cut exactly the messages the decoder f
   for (let k = 0; k < entries.length; k++) {
     const e = entries[k]
     const [f] = scanMessages(bytes.subarray(e.start, e.end!))
-    if (f.name !== e.name || f.offset !== 0 || f.length !== e.end! - e.start) wrong.push(`${e.message}:${e.name}:${e.level}`)
+    if (f.name !== e.name || f.offset !== 0 || f.length !== e.end! - e.start) {
+      wrong.push(`${e.message}:${e.name}:${e.level}`)
+    }
   }
   t.same(wrong, [], 'every range holds one whole message of the named variable')
   // This .idx writes hPa-coded levels divided by 100 once too often ('500 mb' appears as '5 mb');
@@ -52,13 +56,14 @@ t.test('isobaric level text as NOAA writes it', async (t) => {
 })
 
 t.test('other inventories: pgrb2b, a 100-record cut, f021', async (t) => {
-  t.equal(parseIdx(text('Open-S2+gis-tools/tests/readers/grib2/fixtures/gfs.20241214/12/atmos/gfs.t12z.pgrb2b.1p00.f003.idx')).length, 349)
+  const pgrb2b = 'Open-S2+gis-tools/tests/readers/grib2/fixtures/gfs.20241214/12/atmos/gfs.t12z.pgrb2b.1p00.f003.idx'
+  t.equal(parseIdx(text(pgrb2b)).length, 349)
   t.equal(parseIdx(text('fsspec+kerchunk/tests/gfs.t00z.pgrb2.0p25.f006.test-limit-100.idx')).length, 100)
   const f021 = parseIdx(text('fsspec+kerchunk/tests/grib_idx_fixtures/20231104/gfs.t00z.pgrb2.0p25.f021.idx'))
   t.equal(findIdx(f021, 'TMP', '2 m above ground') !== null, true)
 })
 
 t.test('a line that is not an inventory record is refused with bad_idx', async (t) => {
-  t.throws(() => parseIdx('1:0:d=2023110400:HGT:500 mb:anl:\n<html>\n'), { reason: 'bad_idx' })
+  t.throws(() => parseIdx('1:0:d=2023110400:HGT:500 mb:anl:\n<html>\n'), { name: 'GribError', reason: 'bad_idx' })
   t.throws(() => parseIdx('garbage'), GribError)
 })

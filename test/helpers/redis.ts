@@ -88,7 +88,9 @@ export async function freePort (): Promise<number> {
     server.on('error', reject)
     server.listen(0, '127.0.0.1', () => {
       const address = server.address()
-      server.close(() => typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port')))
+      server.close(() => typeof address === 'object' && address !== null
+        ? resolve(address.port)
+        : reject(new Error('no port')))
     })
   })
 }
@@ -128,7 +130,9 @@ export async function spawnRedis (port?: number): Promise<SpawnedRedis> {
 }
 
 async function answers (url: string): Promise<boolean> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 500 })
+  const redis = new Redis(url, {
+    lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 500
+  })
   redis.on('error', () => {})
   try {
     await redis.connect()

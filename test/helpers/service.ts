@@ -50,14 +50,22 @@ export async function startTestService (t: Test, options: TestServiceOptions = {
     ...options.env
   })
   const logs: string[] = []
-  const sink = new Writable({ write (chunk, _enc, cb) { logs.push(...String(chunk).split('\n').filter((l) => l !== '')); cb() } })
+  const sink = new Writable({
+    write (chunk, _enc, cb) { logs.push(...String(chunk).split('\n').filter((l) => l !== '')); cb() }
+  })
   const logger = createLogger(config.logLevel, sink)
   const store = options.store ?? createStore({
     redisUrl: options.redisPrefix !== undefined ? (process.env.REDIS_URL ?? 'redis://127.0.0.1:6379') : undefined,
     prefix: options.redisPrefix,
     limits: { dailyAllowance: config.dailyAllowance, ratePerSecond: config.ratePerSecond, rateBurst: config.rateBurst }
   })
-  const service = await startService(config, { logger, store, metrics: createMetrics({ defaultMetrics: false }), now: options.now, dataPath: options.dataPath })
+  const service = await startService(config, {
+    logger,
+    store,
+    metrics: createMetrics({ defaultMetrics: false }),
+    now: options.now,
+    dataPath: options.dataPath
+  })
   t.teardown(() => service.close())
   const newAccount = async (name = 'test account'): Promise<{ accountId: string, key: string, keyId: string }> => {
     const res = await fetch(`${service.url}/v1/admin/accounts`, {
@@ -85,7 +93,11 @@ export interface ProblemExpectation {
 }
 
 /** Checks the problem shape every error shares and returns the body. */
-export async function expectProblem (t: Test, res: Response, expected: ProblemExpectation): Promise<Record<string, any>> {
+export async function expectProblem (
+  t: Test,
+  res: Response,
+  expected: ProblemExpectation
+): Promise<Record<string, any>> {
   const { Problem } = await import('../../src/contract/schemas.js')
   t.equal(res.status, expected.status, `status ${expected.status}`)
   t.match(res.headers.get('content-type'), /^application\/problem\+json/, 'problem media type')

@@ -14,21 +14,25 @@ import { startUpstream, type UpstreamServer } from '../../src/standin/server.js'
 
 const GRIB = fileURLToPath(new URL('../fixtures/grib/', import.meta.url))
 const PORBI = 'Porbi96+GFS-forecast-web-app/'
+const PORBI_GFS = `${PORBI}data/gfs/`
 
 /** The real 2020 grib-filter responses (48–56N 13–25E) and their bucket keys. */
 export const SAMPLE_FILES: ReadonlyArray<{ fixture: string, key: string }> = [
   { fixture: `${PORBI}gfs.t12z.pgrb2.0p25.f000`, key: 'gfs.20200721/12/atmos/gfs.t12z.pgrb2.0p25.f000' },
   { fixture: `${PORBI}gfs.t06z.pgrb2.0p25.f000`, key: 'gfs.20200722/06/atmos/gfs.t06z.pgrb2.0p25.f000' },
-  { fixture: `${PORBI}data/gfs/20200728/12z/gfs.pgrb2.0p25.f000`, key: 'gfs.20200728/12/atmos/gfs.t12z.pgrb2.0p25.f000' },
-  { fixture: `${PORBI}data/gfs/20200804/12z/gfs.pgrb2.0p25.f000`, key: 'gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f000' },
-  { fixture: `${PORBI}data/gfs/20200804/12z/gfs.pgrb2.0p25.f006`, key: 'gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f006' },
-  { fixture: `${PORBI}data/gfs/20200804/12z/gfs.pgrb2.0p25.f012`, key: 'gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f012' },
-  { fixture: `${PORBI}data/gfs/20200815/12z/gfs.pgrb2.0p25.f000`, key: 'gfs.20200815/12/atmos/gfs.t12z.pgrb2.0p25.f000' },
-  { fixture: `${PORBI}data/gfs/20200815/12z/gfs.pgrb2.0p25.f006`, key: 'gfs.20200815/12/atmos/gfs.t12z.pgrb2.0p25.f006' },
+  { fixture: `${PORBI_GFS}20200728/12z/gfs.pgrb2.0p25.f000`, key: 'gfs.20200728/12/atmos/gfs.t12z.pgrb2.0p25.f000' },
+  { fixture: `${PORBI_GFS}20200804/12z/gfs.pgrb2.0p25.f000`, key: 'gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f000' },
+  { fixture: `${PORBI_GFS}20200804/12z/gfs.pgrb2.0p25.f006`, key: 'gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f006' },
+  { fixture: `${PORBI_GFS}20200804/12z/gfs.pgrb2.0p25.f012`, key: 'gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f012' },
+  { fixture: `${PORBI_GFS}20200815/12z/gfs.pgrb2.0p25.f000`, key: 'gfs.20200815/12/atmos/gfs.t12z.pgrb2.0p25.f000' },
+  { fixture: `${PORBI_GFS}20200815/12z/gfs.pgrb2.0p25.f006`, key: 'gfs.20200815/12/atmos/gfs.t12z.pgrb2.0p25.f006' },
   { fixture: `${PORBI}testGrib.f000`, key: 'gfs.20200829/06/atmos/gfs.t06z.pgrb2.0p25.f000' }
 ]
 
-export const DERIVED_SPFH = { fixture: 'derived/gfs.t12z.pgrb2.0p25.f006', key: 'gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f006' }
+export const DERIVED_SPFH = {
+  fixture: 'derived/gfs.t12z.pgrb2.0p25.f006',
+  key: 'gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f006'
+}
 
 export interface SampleTreeOptions {
   /** Serve the derived SPFH file (with its own `.idx`) as 2020-08-04 12Z f006. */
@@ -66,7 +70,10 @@ export async function buildSampleTree (t: Test, options: SampleTreeOptions = {})
 }
 
 /** The stand-in serving a fresh sample tree on 127.0.0.1; closed when `t` ends. */
-export async function startSampleUpstream (t: Test, options: SampleTreeOptions = {}): Promise<{ server: UpstreamServer, root: string }> {
+export async function startSampleUpstream (
+  t: Test,
+  options: SampleTreeOptions = {}
+): Promise<{ server: UpstreamServer, root: string }> {
   const root = await buildSampleTree(t, options)
   const server = await startUpstream({ root })
   t.teardown(() => server.close())

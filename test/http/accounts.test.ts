@@ -10,34 +10,52 @@ const svc = await startTestService(t, { redisPrefix: prefix, env: { ALOFT_DAILY_
 
 const json = (key: string | undefined, method: string, body?: unknown): RequestInit => ({
   method,
-  headers: { ...(key !== undefined ? { 'x-api-key': key } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+  headers: {
+    ...(key !== undefined ? { 'x-api-key': key } : {}),
+    ...(body !== undefined ? { 'content-type': 'application/json' } : {})
+  },
   body: body === undefined ? undefined : JSON.stringify(body)
 })
 
 t.test('the admin route creates an account and its first key', async (t) => {
   const res = await fetch(`${svc.url}/v1/admin/accounts`, {
-    method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: '{"name":"ops"}'
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: '{"name":"ops"}'
   })
   t.equal(res.status, 201)
   t.equal(res.headers.get('cache-control'), 'no-store')
   const body = await res.json() as CreatedAccount
   assertSchema(t, CreatedAccount, body)
   t.match(body.key.key, /^aloft_/)
-  t.match(body.account, { billing_enabled: false, allowance_kind: 'daily_upstream_attempts', period: 'utc_day', upstream_attempts: 0, limit: 5, remaining: 5 })
+  t.match(body.account, {
+    billing_enabled: false,
+    allowance_kind: 'daily_upstream_attempts',
+    period: 'utc_day',
+    upstream_attempts: 0,
+    limit: 5,
+    remaining: 5
+  })
 })
 
 t.test('the admin route without a bearer token is a 401, with a wrong one a 403', async (t) => {
-  const none = await fetch(`${svc.url}/v1/admin/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x"}' })
+  const none = await fetch(`${svc.url}/v1/admin/accounts`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x"}'
+  })
   await expectProblem(t, none, { status: 401, code: 'unauthorized' })
   const wrong = await fetch(`${svc.url}/v1/admin/accounts`, {
-    method: 'POST', headers: { authorization: 'Bearer not-the-token-at-all', 'content-type': 'application/json' }, body: '{"name":"x"}'
+    method: 'POST',
+    headers: { authorization: 'Bearer not-the-token-at-all', 'content-type': 'application/json' },
+    body: '{"name":"x"}'
   })
   await expectProblem(t, wrong, { status: 403, code: 'forbidden' })
 })
 
 t.test('the admin route validates its body', async (t) => {
   const res = await fetch(`${svc.url}/v1/admin/accounts`, {
-    method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: '{"name":""}'
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: '{"name":""}'
   })
   const problem = await expectProblem(t, res, { status: 400, code: 'invalid_request' })
   t.same(problem.errors[0].loc, ['body', 'name'])
@@ -46,7 +64,9 @@ t.test('the admin route validates its body', async (t) => {
 t.test('without an admin token the admin route does not exist', async (t) => {
   const bare = await startTestService(t, { env: { ALOFT_ADMIN_TOKEN: '' } })
   const res = await fetch(`${bare.url}/v1/admin/accounts`, {
-    method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: '{"name":"x"}'
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: '{"name":"x"}'
   })
   await expectProblem(t, res, { status: 404, code: 'not_found' })
 })
@@ -76,7 +96,11 @@ const badNames: Array<[string, unknown, string]> = [
 for (const [what, body, type] of badNames) {
   t.test(`POST /v1/keys with ${what} is a 400`, async (t) => {
     const { key } = await svc.newAccount()
-    const problem = await expectProblem(t, await fetch(`${svc.url}/v1/keys`, json(key, 'POST', body)), { status: 400, code: 'invalid_request' })
+    const problem = await expectProblem(
+      t,
+      await fetch(`${svc.url}/v1/keys`, json(key, 'POST', body)),
+      { status: 400, code: 'invalid_request' }
+    )
     t.equal(problem.errors[0].type, type)
   })
 }
@@ -115,8 +139,16 @@ t.test('DELETE /v1/keys/{id} revokes, idempotently, and the key is refused at on
 t.test('another account\'s key id, or an unknown one, is a 404', async (t) => {
   const mine = await svc.newAccount('mine')
   const theirs = await svc.newAccount('theirs')
-  await expectProblem(t, await fetch(`${svc.url}/v1/keys/${theirs.keyId}`, json(mine.key, 'DELETE')), { status: 404, code: 'not_found' })
-  await expectProblem(t, await fetch(`${svc.url}/v1/keys/key_doesnotexist`, json(mine.key, 'DELETE')), { status: 404, code: 'not_found' })
+  await expectProblem(
+    t,
+    await fetch(`${svc.url}/v1/keys/${theirs.keyId}`, json(mine.key, 'DELETE')),
+    { status: 404, code: 'not_found' }
+  )
+  await expectProblem(
+    t,
+    await fetch(`${svc.url}/v1/keys/key_doesnotexist`, json(mine.key, 'DELETE')),
+    { status: 404, code: 'not_found' }
+  )
   const still = await fetch(`${svc.url}/v1/account`, json(theirs.key, 'GET'))
   t.equal(still.status, 200, 'their key was not revoked')
 })
@@ -136,19 +168,34 @@ t.test('GET /v1/account and GET /v1/atmosphere/usage describe today\'s allowance
 
 t.test('401s: missing, unknown and revoked keys, each with its code', async (t) => {
   await expectProblem(t, await fetch(`${svc.url}/v1/atmosphere/usage`), { status: 401, code: 'missing_api_key' })
-  await expectProblem(t, await fetch(`${svc.url}/v1/atmosphere/usage`, json('aloft_notarealkey', 'GET')), { status: 401, code: 'invalid_api_key' })
+  await expectProblem(
+    t,
+    await fetch(`${svc.url}/v1/atmosphere/usage`, json('aloft_notarealkey', 'GET')),
+    { status: 401, code: 'invalid_api_key' }
+  )
   await expectProblem(t, await fetch(`${svc.url}/v1/keys`, json('', 'GET')), { status: 401, code: 'missing_api_key' })
 })
 
 t.test('on the profile route every 401 is titled "Invalid beta key"', async (t) => {
   const { key, keyId } = await svc.newAccount()
   await fetch(`${svc.url}/v1/keys/${keyId}`, json(key, 'DELETE'))
-  const body = { latitude: 0, longitude: 0, time: '2020-08-04T18:00:00Z', altitudes_m: [1000], altitude_reference: 'agl' }
-  for (const [header, code] of [[undefined, 'missing_api_key'], ['aloft_nope', 'invalid_api_key'], [key, 'revoked_api_key']] as const) {
-    const problem = await expectProblem(t, await fetch(`${svc.url}/v1/atmosphere/profile`, json(header, 'POST', body)), { status: 401, code })
+  const body = {
+    latitude: 0, longitude: 0, time: '2020-08-04T18:00:00Z', altitudes_m: [1000], altitude_reference: 'agl'
+  }
+  const cases = [[undefined, 'missing_api_key'], ['aloft_nope', 'invalid_api_key'], [key, 'revoked_api_key']] as const
+  for (const [header, code] of cases) {
+    const problem = await expectProblem(
+      t,
+      await fetch(`${svc.url}/v1/atmosphere/profile`, json(header, 'POST', body)),
+      { status: 401, code }
+    )
     t.equal(problem.title, 'Invalid beta key')
   }
-  const usage = await expectProblem(t, await fetch(`${svc.url}/v1/atmosphere/usage`), { status: 401, code: 'missing_api_key' })
+  const usage = await expectProblem(
+    t,
+    await fetch(`${svc.url}/v1/atmosphere/usage`),
+    { status: 401, code: 'missing_api_key' }
+  )
   t.not(usage.title, 'Invalid beta key', 'other routes keep their own titles')
 })
 

@@ -15,12 +15,18 @@ t.test('usage counts down to 00:00 UTC and resets after it', async (t) => {
   const refused = await svc.store.reserve(accountId, now)
   t.equal(refused.ok, false, 'the third attempt of the day is refused')
   if (!refused.ok) t.equal(refused.retry_after_seconds, 30, 'retry after the reset')
-  const before = await (await fetch(`${svc.url}/v1/atmosphere/usage`, { headers: { 'x-api-key': key } })).json() as Record<string, number>
+  const before = await (
+    await fetch(`${svc.url}/v1/atmosphere/usage`, { headers: { 'x-api-key': key } })
+  ).json() as Record<string, number>
   t.match(before, { upstream_attempts: 2, remaining: 0, reset_after_seconds: 30 })
   now += 29_000
-  const last = await (await fetch(`${svc.url}/v1/atmosphere/usage`, { headers: { 'x-api-key': key } })).json() as Record<string, number>
+  const last = await (
+    await fetch(`${svc.url}/v1/atmosphere/usage`, { headers: { 'x-api-key': key } })
+  ).json() as Record<string, number>
   t.equal(last.reset_after_seconds, 1, 'one second before midnight')
   now = Date.parse('2026-03-02T00:00:00Z')
-  const after = await (await fetch(`${svc.url}/v1/atmosphere/usage`, { headers: { 'x-api-key': key } })).json() as Record<string, number>
+  const after = await (
+    await fetch(`${svc.url}/v1/atmosphere/usage`, { headers: { 'x-api-key': key } })
+  ).json() as Record<string, number>
   t.match(after, { upstream_attempts: 0, remaining: 2, reset_after_seconds: 86400 })
 })

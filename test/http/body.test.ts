@@ -6,7 +6,9 @@ import { readJsonBody } from '../../src/http/body.js'
 
 function request (): Readable & IncomingMessage {
   const stream = new Readable({ read () {} })
-  return Object.assign(stream, { headers: { 'content-type': 'application/json', 'content-length': '100' } }) as unknown as Readable & IncomingMessage
+  return Object.assign(stream, {
+    headers: { 'content-type': 'application/json', 'content-length': '100' }
+  }) as unknown as Readable & IncomingMessage
 }
 
 /** The body promise's outcome, or 'pending' if it has not settled within a second. */

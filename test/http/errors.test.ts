@@ -7,9 +7,13 @@ import type { AccountStore } from '../../src/accounts/store.js'
 const svc = await startTestService(t)
 const { key } = await svc.newAccount()
 
-const profileBody = { latitude: 52.23, longitude: 21.01, time: '2020-08-04T18:00:00Z', altitudes_m: [300], altitude_reference: 'agl' }
+const profileBody = {
+  latitude: 52.23, longitude: 21.01, time: '2020-08-04T18:00:00Z', altitudes_m: [300], altitude_reference: 'agl'
+}
 const post = (path: string, body: string | undefined, headers: Record<string, string> = {}) =>
-  fetch(`${svc.url}${path}`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', ...headers }, body })
+  fetch(`${svc.url}${path}`, {
+    method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', ...headers }, body
+  })
 
 t.test('an unknown route is a 404 not_found problem', async (t) => {
   await expectProblem(t, await fetch(`${svc.url}/v1/nothing-here`), { status: 404, code: 'not_found' })
@@ -47,29 +51,49 @@ t.test('successful responses carry X-Request-Id too', async (t) => {
 })
 
 t.test('a non-JSON content type is a 415', async (t) => {
-  await expectProblem(t, await post('/v1/atmosphere/profile', JSON.stringify(profileBody), { 'content-type': 'text/plain' }), { status: 415, code: 'unsupported_media_type' })
+  await expectProblem(
+    t,
+    await post('/v1/atmosphere/profile', JSON.stringify(profileBody), { 'content-type': 'text/plain' }),
+    { status: 415, code: 'unsupported_media_type' }
+  )
 })
 
 t.test('a JSON body in a charset other than UTF-8 is a 415', async (t) => {
-  await expectProblem(t, await post('/v1/atmosphere/profile', JSON.stringify(profileBody), { 'content-type': 'application/json; charset=latin1' }), { status: 415, code: 'unsupported_media_type' })
+  await expectProblem(
+    t,
+    await post(
+      '/v1/atmosphere/profile',
+      JSON.stringify(profileBody),
+      { 'content-type': 'application/json; charset=latin1' }
+    ),
+    { status: 415, code: 'unsupported_media_type' }
+  )
 })
 
 t.test('malformed JSON is a 400 invalid_json', async (t) => {
-  await expectProblem(t, await post('/v1/atmosphere/profile', '{"latitude": 52,'), { status: 400, code: 'invalid_json' })
+  await expectProblem(
+    t,
+    await post('/v1/atmosphere/profile', '{"latitude": 52,'),
+    { status: 400, code: 'invalid_json' }
+  )
 })
 
 t.test('a body that is not valid UTF-8 is a 400 invalid_json', async (t) => {
   const bytes = Buffer.concat([Buffer.from('{"latitude": 52, "x": "'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')])
-  const res = await fetch(`${svc.url}/v1/atmosphere/profile`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: bytes })
+  const res = await fetch(`${svc.url}/v1/atmosphere/profile`, {
+    method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: bytes
+  })
   const body = await expectProblem(t, res, { status: 400, code: 'invalid_json' })
   t.match(body.detail, /UTF-8/)
 })
 
 t.test('a UTF-8 byte-order mark before the JSON is accepted', async (t) => {
   const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(profileBody))])
-  const res = await fetch(`${svc.url}/v1/atmosphere/profile`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: bytes })
+  const res = await fetch(`${svc.url}/v1/atmosphere/profile`, {
+    method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: bytes
+  })
   t.equal(res.status, 200)
-  t.equal((await res.json()).levels.length, 1)
+  t.equal((await res.json() as { levels: unknown[] }).levels.length, 1)
 })
 
 t.test('a body over 64 KiB is a 413', async (t) => {
@@ -94,18 +118,28 @@ t.test('a body over 64 KiB sent without a length (chunked) is a 413', async (t) 
 })
 
 t.test('a number too large for a double is a 400 invalid_request at its location', async (t) => {
-  const res = await post('/v1/atmosphere/profile', '{"latitude":52,"longitude":21,"time":"2020-08-04T18:00:00Z","altitudes_m":[10,1e400],"altitude_reference":"agl"}')
+  const res = await post(
+    '/v1/atmosphere/profile',
+    '{"latitude":52,"longitude":21,"time":"2020-08-04T18:00:00Z",' +
+    '"altitudes_m":[10,1e400],"altitude_reference":"agl"}'
+  )
   const body = await expectProblem(t, res, { status: 400, code: 'invalid_request' })
   t.same(body.errors.map((e: { loc: unknown }) => e.loc), [['body', 'altitudes_m', 1]])
 })
 
 t.test('precedence: a missing key wins over a bad body', async (t) => {
-  const res = await fetch(`${svc.url}/v1/atmosphere/profile`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'nonsense' })
+  const res = await fetch(`${svc.url}/v1/atmosphere/profile`, {
+    method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'nonsense'
+  })
   await expectProblem(t, res, { status: 401, code: 'missing_api_key' })
 })
 
 t.test('precedence: route errors win over key errors', async (t) => {
-  await expectProblem(t, await fetch(`${svc.url}/v1/atmosphere/profile`, { method: 'PATCH' }), { status: 405, code: 'method_not_allowed' })
+  await expectProblem(
+    t,
+    await fetch(`${svc.url}/v1/atmosphere/profile`, { method: 'PATCH' }),
+    { status: 405, code: 'method_not_allowed' }
+  )
 })
 
 t.test('an unexpected failure is a 500 internal_error problem, logged with the request id', async (t) => {
@@ -125,11 +159,15 @@ t.test('without a data path, a valid profile request is a 503 with Retry-After a
   const bare = await startTestService(t, { dataPath: false })
   const account = await bare.newAccount()
   const res = await fetch(`${bare.url}/v1/atmosphere/profile`, {
-    method: 'POST', headers: { 'x-api-key': account.key, 'content-type': 'application/json' }, body: JSON.stringify(profileBody)
+    method: 'POST',
+    headers: { 'x-api-key': account.key, 'content-type': 'application/json' },
+    body: JSON.stringify(profileBody)
   })
   t.equal(res.headers.get('retry-after'), '3600')
   await expectProblem(t, res, { status: 503, code: 'service_unavailable' })
-  const caps = await (await fetch(`${bare.url}/v1/atmosphere/capabilities`)).json() as { source: { configured: boolean, status: string } }
+  const caps = await (await fetch(`${bare.url}/v1/atmosphere/capabilities`)).json() as {
+    source: { configured: boolean, status: string }
+  }
   t.equal(caps.source.configured, false)
   t.match(caps.source.status, /no data path/)
 })

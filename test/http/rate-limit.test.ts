@@ -8,7 +8,9 @@ const env = { ALOFT_RATE_PER_SECOND: '0.5', ALOFT_RATE_BURST: '3' }
 const a = await startTestService(t, { redisPrefix: prefix, env })
 const b = await startTestService(t, { redisPrefix: prefix, env })
 
-const body = JSON.stringify({ latitude: 0, longitude: 0, time: '2020-08-04T18:00:00Z', altitudes_m: [1000], altitude_reference: 'agl' })
+const body = JSON.stringify({
+  latitude: 0, longitude: 0, time: '2020-08-04T18:00:00Z', altitudes_m: [1000], altitude_reference: 'agl'
+})
 const profile = (url: string, key: string) => fetch(`${url}/v1/atmosphere/profile`, {
   method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body
 })
@@ -36,7 +38,9 @@ t.test('past the burst a profile request is a 429 rate_limited with Retry-After 
 t.test('the rate limit comes before body checks', async (t) => {
   const { key } = await a.newAccount()
   for (let i = 0; i < 3; i++) await profile(a.url, key)
-  const res = await fetch(`${a.url}/v1/atmosphere/profile`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'text/plain' }, body: 'x' })
+  const res = await fetch(`${a.url}/v1/atmosphere/profile`, {
+    method: 'POST', headers: { 'x-api-key': key, 'content-type': 'text/plain' }, body: 'x'
+  })
   await expectProblem(t, res, { status: 429, code: 'rate_limited' })
 })
 
@@ -56,21 +60,33 @@ t.test('two instances on one Redis share the rate limit', async (t) => {
     (await profile(a.url, key)).status,
     (await profile(b.url, key)).status
   ]
-  t.same(statuses.map((s) => s === 429), [false, false, false, true], 'the fourth request, on either instance, is refused')
+  t.same(
+    statuses.map((s) => s === 429),
+    [false, false, false, true],
+    'the fourth request, on either instance, is refused'
+  )
 })
 
 t.test('two instances on one Redis: a key revoked on one is refused on the other at once', async (t) => {
   const { key } = await a.newAccount()
-  const created = await (await fetch(`${a.url}/v1/keys`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: '{"name":"shared"}' })).json() as { id: string, key: string }
+  const created = await (await fetch(`${a.url}/v1/keys`, {
+    method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: '{"name":"shared"}'
+  })).json() as { id: string, key: string }
   t.equal((await fetch(`${b.url}/v1/account`, { headers: { 'x-api-key': created.key } })).status, 200, 'works on b')
   await fetch(`${a.url}/v1/keys/${created.id}`, { method: 'DELETE', headers: { 'x-api-key': key } })
-  await expectProblem(t, await fetch(`${b.url}/v1/account`, { headers: { 'x-api-key': created.key } }), { status: 401, code: 'revoked_api_key' })
+  await expectProblem(
+    t,
+    await fetch(`${b.url}/v1/account`, { headers: { 'x-api-key': created.key } }),
+    { status: 401, code: 'revoked_api_key' }
+  )
 })
 
 t.test('two instances on one Redis share the daily allowance', async (t) => {
   const { key, accountId } = await a.newAccount()
   await a.store.reserve(accountId)
   await b.store.reserve(accountId)
-  const usage = await (await fetch(`${b.url}/v1/atmosphere/usage`, { headers: { 'x-api-key': key } })).json() as { upstream_attempts: number }
+  const usage = await (
+    await fetch(`${b.url}/v1/atmosphere/usage`, { headers: { 'x-api-key': key } })
+  ).json() as { upstream_attempts: number }
   t.equal(usage.upstream_attempts, 2)
 })

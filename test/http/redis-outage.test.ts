@@ -7,7 +7,9 @@ import { createStore } from '../../src/accounts/index.js'
 
 const redis = await spawnRedis()
 t.teardown(() => redis.stop())
-const store = createStore({ redisUrl: redis.url, prefix: 'outage:', limits: { dailyAllowance: 10, ratePerSecond: 100, rateBurst: 100 } })
+const store = createStore({
+  redisUrl: redis.url, prefix: 'outage:', limits: { dailyAllowance: 10, ratePerSecond: 100, rateBurst: 100 }
+})
 const svc = await startTestService(t, { store })
 const { key } = await svc.newAccount()
 

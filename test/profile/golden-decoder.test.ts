@@ -10,7 +10,13 @@ import { tileColumn } from '../../src/field/index.js'
 interface Case {
   name: string
   file: string
-  request: { latitude: number, longitude: number, altitudes_m: number[], altitude_reference: 'agl' | 'msl', ground_elevation_m_msl?: number | null }
+  request: {
+    latitude: number
+    longitude: number
+    altitudes_m: number[]
+    altitude_reference: 'agl' | 'msl'
+    ground_elevation_m_msl?: number | null
+  }
   expected: Record<string, any>
 }
 
@@ -39,16 +45,26 @@ for (const [casesFile, gribFile, humidity] of [
       const column = fillColumn(tileColumn(layout, values, point.i, point.j), createColumn(layout.levelsPa.length))
       t.equal(column.specific_humidity_source, humidity)
       const result = computeProfile(column, c.request)
-      close(t, result.ok || result.error === 'outside_vertical_range' ? result.model_ground_elevation_m_msl : NaN, c.expected.model_ground_elevation_m_msl, 'model_ground_elevation_m_msl', 'ground')
+      close(
+        t,
+        result.ok || result.error === 'outside_vertical_range' ? result.model_ground_elevation_m_msl : NaN,
+        c.expected.model_ground_elevation_m_msl,
+        'model_ground_elevation_m_msl',
+        'ground'
+      )
       if (c.expected.error === 'outside_vertical_range') {
         t.equal(result.ok, false)
         if (result.ok || result.error !== 'outside_vertical_range') return
-        for (const [k, v] of Object.entries(c.expected.coverage)) close(t, (result.coverage as any)[k], v as number, k, 'coverage')
+        for (const [k, v] of Object.entries(c.expected.coverage)) {
+          close(t, (result.coverage as any)[k], v as number, k, 'coverage')
+        }
         return
       }
       if (!result.ok) throw new Error(`expected levels, got ${result.error}`)
       close(t, result.ground_elevation_m_msl, c.expected.ground_elevation_m_msl, 'ground_elevation_m_msl', 'ground')
-      for (const [k, v] of Object.entries(c.expected.coverage)) close(t, (result.coverage as any)[k], v as number, k, 'coverage')
+      for (const [k, v] of Object.entries(c.expected.coverage)) {
+        close(t, (result.coverage as any)[k], v as number, k, 'coverage')
+      }
       t.equal(result.levels.length, c.expected.levels.length)
       c.expected.levels.forEach((level: Record<string, number>, n: number) => {
         for (const [k, v] of Object.entries(level)) close(t, (result.levels[n] as any)[k], v, k, `level ${n}`)
@@ -62,7 +78,8 @@ t.test('the tile column equals the column built from plain per-level values', as
   const { layout, values } = decodeTile(bytes, scanMessages(bytes))
   const point = gridPointIndex(layout.grid, 50, 20)!
   const source = tileColumn(layout, values, point.i, point.j)
-  const at = (s: { data: ArrayLike<number>, offset: number, stride: number } | null, k: number) => s === null ? null : s.data[s.offset + k * s.stride]
+  const at = (s: { data: ArrayLike<number>, offset: number, stride: number } | null, k: number) =>
+    s === null ? null : s.data[s.offset + k * s.stride]
   const plain = buildColumn({
     surface_hgt_gpm: source.surface_hgt_gpm,
     levels: layout.levelsPa.map((p, k) => ({

@@ -43,7 +43,13 @@ async function checkCase (t: Test, url: string, key: string, c: Case, humidity: 
   t.match(body.provenance.source_sha256, /^[0-9a-f]{64}$/)
   t.equal(body.provenance.sampled_latitude, c.expected.sampled_latitude)
   t.equal(body.provenance.sampled_longitude, c.expected.sampled_longitude)
-  close(t, body.model_ground_elevation_m_msl, c.expected.model_ground_elevation_m_msl, 'model_ground_elevation_m_msl', 'ground')
+  close(
+    t,
+    body.model_ground_elevation_m_msl,
+    c.expected.model_ground_elevation_m_msl,
+    'model_ground_elevation_m_msl',
+    'ground'
+  )
   close(t, body.ground_elevation_m_msl, c.expected.ground_elevation_m_msl, 'ground_elevation_m_msl', 'ground')
   t.equal(body.ground_source, c.request.ground_elevation_m_msl == null ? 'model' : 'caller')
   for (const [k, v] of Object.entries(c.expected.coverage)) close(t, body.coverage[k], v as number, k, 'coverage')
@@ -92,7 +98,14 @@ t.test('levels come back in request order, with both references filled in', asyn
   const res = await fetch(`${svc.url}/v1/atmosphere/profile`, {
     method: 'POST',
     headers: { 'x-api-key': key, 'content-type': 'application/json' },
-    body: JSON.stringify({ latitude: 50.06, longitude: 19.94, time: '2020-08-04T18:00:00Z', altitudes_m: altitudes, altitude_reference: 'msl', ground_elevation_m_msl: 219 })
+    body: JSON.stringify({
+      latitude: 50.06,
+      longitude: 19.94,
+      time: '2020-08-04T18:00:00Z',
+      altitudes_m: altitudes,
+      altitude_reference: 'msl',
+      ground_elevation_m_msl: 219
+    })
   })
   const body = await res.json() as any
   t.equal(res.status, 200)

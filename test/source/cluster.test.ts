@@ -39,20 +39,31 @@ t.test('two instances sharing Redis never exceed the clustered upstream rate', a
   const resolved: Array<[typeof a, Resolution]> = []
   for (const [k, p] of points.entries()) {
     const h = k % 2 === 0 ? a : b
-    resolved.push([h, await h.source.resolve({ ...p, time: at('2020-08-04T18:00:00Z'), quality: 'best_available', accountId: h.account })])
+    resolved.push([h, await h.source.resolve({
+      ...p, time: at('2020-08-04T18:00:00Z'), quality: 'best_available', accountId: h.account
+    })])
   }
   t.equal(new Set(resolved.map(([, r]) => r.unitKey)).size, 12, 'twelve different units')
   const mark = server.requests.length
   const units = await Promise.all(resolved.map(async ([h, r]) => await h.source.fetch(r, { accountId: h.account })))
   t.equal(units.length, 12)
-  const times = server.requests.slice(mark).filter((q) => q.url.startsWith('/cgi-bin/')).map((q) => q.at).sort((x, y) => x - y)
+  const times = server.requests.slice(mark)
+    .filter((q) => q.url.startsWith('/cgi-bin/'))
+    .map((q) => q.at)
+    .sort((x, y) => x - y)
   t.equal(times.length, 12, 'one filter request per unit')
   const burst = Math.floor(PER_INTERVAL / 2)
   for (let k = 0; k + burst < times.length; k++) {
-    t.ok(times[k + burst] - times[k] >= INTERVAL_MS - 100, `no more than ${burst} requests at once across both instances (from request ${k})`)
+    t.ok(
+      times[k + burst] - times[k] >= INTERVAL_MS - 100,
+      `no more than ${burst} requests at once across both instances (from request ${k})`
+    )
   }
   for (let k = 0; k + PER_INTERVAL < times.length; k++) {
-    t.ok(times[k + PER_INTERVAL] - times[k] >= INTERVAL_MS - 100, `no ${PER_INTERVAL + 1} requests within one interval (from request ${k})`)
+    t.ok(
+      times[k + PER_INTERVAL] - times[k] >= INTERVAL_MS - 100,
+      `no ${PER_INTERVAL + 1} requests within one interval (from request ${k})`
+    )
   }
 })
 
@@ -61,8 +72,15 @@ t.test('the limiter\'s Redis down: source_busy in bounded time, no hang', async 
   const redis = await spawnRedis()
   t.teardown(() => redis.stop())
   const { server } = await startSampleUpstream(t, { only: ['gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f006'] })
-  const h = await harness(t, { setting: { kind: 'mirror', location: server.bucketUrl }, redisUrl: redis.url, redisPrefix: 'test:down:', fetch: { retries: 1 } })
-  const r = await h.source.resolve({ latitude: 52, longitude: 21, time: at('2020-08-04T18:00:00Z'), quality: 'best_available', accountId: h.account })
+  const h = await harness(t, {
+    setting: { kind: 'mirror', location: server.bucketUrl },
+    redisUrl: redis.url,
+    redisPrefix: 'test:down:',
+    fetch: { retries: 1 }
+  })
+  const r = await h.source.resolve({
+    latitude: 52, longitude: 21, time: at('2020-08-04T18:00:00Z'), quality: 'best_available', accountId: h.account
+  })
   await redis.stop()
   const started = Date.now()
   const err = await h.source.fetch(r, { accountId: h.account }).then(() => null, (e: unknown) => e)

@@ -19,7 +19,9 @@ t.test('50 concurrent requests for one cold unit: one upstream fetch, one charge
   const r = await h.source.resolve({ ...P, time: at('2020-08-04T18:00:00Z'), accountId: h.account })
   t.equal(r.unitKey, 'gfs/2020080412/f006')
   const before = server.count(F006)
-  const units = await Promise.all(Array.from({ length: 50 }, async () => await h.source.fetch(r, { accountId: h.account })))
+  const units = await Promise.all(
+    Array.from({ length: 50 }, async () => await h.source.fetch(r, { accountId: h.account }))
+  )
   t.equal(server.count(F006) - before, 2, 'one unit fetch: the .idx probe (absent) and the file')
   t.equal(server.count(`${F006}.idx`), 1)
   t.equal((await h.store.allowance(h.account)).upstream_attempts, 1, 'one allowance charge')
@@ -61,7 +63,11 @@ t.test('bridging ranges: near ones in one request, cut apart again', async (t) =
   const file = Uint8Array.from({ length: 1010 }, (_, k) => k % 251)
   const out = extract(spans, [file.subarray(0, 20), file.subarray(1000)])
   t.same([...out], [...file.subarray(0, 10), ...file.subarray(15, 20), ...file.subarray(1000)])
-  t.throws(() => extract(spans, [file.subarray(0, 12), file.subarray(1000)]), { kind: 'unusable' }, 'a short answer is unusable')
+  t.throws(
+    () => extract(spans, [file.subarray(0, 12), file.subarray(1000)]),
+    { name: 'UpstreamFailure', kind: 'unusable' },
+    'a short answer is unusable'
+  )
 })
 
 t.test('.idx byte ranges: only the needed fields, near ranges fetched together', async (t) => {
@@ -77,10 +83,16 @@ t.test('.idx byte ranges: only the needed fields, near ranges fetched together',
   t.equal((await h.store.allowance(h.account)).upstream_attempts, 1, 'many range requests, one attempt')
   // byte ranges never overlap, and no two are closer than the gap that would have bridged them
   const spans = ranged.map((q) => /bytes=(\d+)-(\d*)/.exec(q.range!)!.slice(1).map(Number)).sort((a, b) => a[0] - b[0])
-  for (let k = 1; k < spans.length; k++) t.ok(spans[k][0] > spans[k - 1][1] + 1 + MAX_RANGE_GAP, `range ${k} is far from the previous`)
+  for (let k = 1; k < spans.length; k++) {
+    t.ok(spans[k][0] > spans[k - 1][1] + 1 + MAX_RANGE_GAP, `range ${k} is far from the previous`)
+  }
   const whole = await readFile(join(root, 'gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f006'))
   const wanted = scanMessages(new Uint8Array(whole)).filter(isProfileField)
-  t.equal(u.bytes.length, [...new Map(wanted.map((f) => [f.offset, f.length])).values()].reduce((n, l) => n + l, 0), 'only the needed messages are kept')
+  t.equal(
+    u.bytes.length,
+    [...new Map(wanted.map((f) => [f.offset, f.length])).values()].reduce((n, l) => n + l, 0),
+    'only the needed messages are kept'
+  )
 })
 
 t.test('SPFH file with its .idx (derived, complex packing)', async (t) => {
@@ -110,14 +122,22 @@ t.test('outcome table', async (t) => {
     t.equal(u.unitKey, 'gfs/2020080412/f006', 'the next-nearest time serves instead')
     t.equal((await h.store.allowance(h.account)).upstream_attempts, 2, 'each attempt charged')
     t.ok(h.log.lines.some((l) => /lacks run 2020-08-04T12:00:00Z step 12 h/.test(l)))
-    t.equal((await resolveAt(h, '2020-08-04T21:00:00Z')).unitKey, 'gfs/2020080412/f006', 'remembered missing for a while')
+    t.equal(
+      (await resolveAt(h, '2020-08-04T21:00:00Z')).unitKey,
+      'gfs/2020080412/f006',
+      'remembered missing for a while'
+    )
     t.equal(await metricValue(h.registry, 'aloft_upstream_failures_total', { kind: 'missing' }), 1)
 
     const gone = server.fail({ match: 'gfs.20200815/12/atmos/gfs.t12z.pgrb2.0p25.f000', mode: 404 })
     t.teardown(gone)
     const lone = await resolveAt(h, '2020-08-15T10:00:00Z')
     t.equal(lone.unitKey, 'gfs/2020081512/f000')
-    t.match(await rejection(h.source.fetch(lone, { accountId: h.account })), { code: 'outside_source_coverage' }, 'nothing else within 3 h: 404')
+    t.match(
+      await rejection(h.source.fetch(lone, { accountId: h.account })),
+      { code: 'outside_source_coverage' },
+      'nothing else within 3 h: 404'
+    )
   })
 
   t.test('429 and 5xx: retried with backoff, each retry charged, then 503 with Retry-After', async (t) => {
@@ -141,12 +161,17 @@ t.test('outcome table', async (t) => {
     const down = server.fail({ match: 'gfs.20200722/06/atmos/gfs.t06z.pgrb2.0p25.f000', mode: 503 })
     t.teardown(down)
     const h1 = await harness(t, { setting: { kind: 'mirror', location: server.bucketUrl }, fetch: { retries: 0 } })
-    t.match(await rejection(h1.source.fetch(await resolveAt(h1, '2020-07-22T06:00:00Z'), { accountId: h1.account })), { code: 'source_busy', retryAfterSeconds: 1 })
+    t.match(
+      await rejection(h1.source.fetch(await resolveAt(h1, '2020-07-22T06:00:00Z'), { accountId: h1.account })),
+      { code: 'source_busy', retryAfterSeconds: 1 }
+    )
     t.equal((await h1.store.allowance(h1.account)).upstream_attempts, 1)
   })
 
   t.test('timeouts and broken connections: retried, then 503; no hang', async (t) => {
-    const h = await harness(t, { setting: { kind: 'mirror', location: server.bucketUrl }, requestTimeoutMs: 150, fetch: { retries: 1 } })
+    const h = await harness(t, {
+      setting: { kind: 'mirror', location: server.bucketUrl }, requestTimeoutMs: 150, fetch: { retries: 1 }
+    })
     const r = await resolveAt(h, '2020-08-15T18:00:00Z')
     const slow = server.fail({ match: 'gfs.t12z.pgrb2.0p25.f006', mode: { slowMs: 400 } })
     t.teardown(slow)
@@ -160,7 +185,10 @@ t.test('outcome table', async (t) => {
 
     const reset = server.fail({ match: 'gfs.20200815/12/atmos/gfs.t12z.pgrb2.0p25.f000', mode: 'reset' })
     t.teardown(reset)
-    t.match(await rejection(h.source.fetch(await resolveAt(h, '2020-08-15T12:00:00Z'), { accountId: h.account })), { code: 'source_busy' })
+    t.match(
+      await rejection(h.source.fetch(await resolveAt(h, '2020-08-15T12:00:00Z'), { accountId: h.account })),
+      { code: 'source_busy' }
+    )
     t.equal(await metricValue(h.registry, 'aloft_upstream_failures_total', { kind: 'network' }), 2)
   })
 
@@ -168,7 +196,9 @@ t.test('outcome table', async (t) => {
     const h = await harness(t, { setting: { kind: 'mirror', location: server.bucketUrl } })
     const cut = server.fail({ match: 'gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f000', mode: 'truncated' })
     t.teardown(cut)
-    const e = await rejection<SourceError>(h.source.fetch(await resolveAt(h, '2020-08-04T12:00:00Z'), { accountId: h.account }))
+    const e = await rejection<SourceError>(
+      h.source.fetch(await resolveAt(h, '2020-08-04T12:00:00Z'), { accountId: h.account })
+    )
     t.equal(e.code, 'unusable_source_column')
     t.match(e.detail, /not usable GRIB2/)
     t.equal((await h.store.allowance(h.account)).upstream_attempts, 1, 'not retried')
@@ -177,15 +207,23 @@ t.test('outcome table', async (t) => {
   })
 
   t.test('bounded queue: beyond it source_busy at once; other units still served', async (t) => {
-    const h = await harness(t, { setting: { kind: 'mirror', location: server.bucketUrl }, requestTimeoutMs: 3000, fetch: { concurrency: 1, maxQueue: 1 } })
-    const slow = server.fail({ match: /^\/gfs\.2020072[12]\/\d\d\/atmos\/gfs\.t\d\dz\.pgrb2\.0p25\.f000$/, mode: { slowMs: 300 } })
+    const h = await harness(t, {
+      setting: { kind: 'mirror', location: server.bucketUrl },
+      requestTimeoutMs: 3000,
+      fetch: { concurrency: 1, maxQueue: 1 }
+    })
+    const slow = server.fail({
+      match: /^\/gfs\.2020072[12]\/\d\d\/atmos\/gfs\.t\d\dz\.pgrb2\.0p25\.f000$/, mode: { slowMs: 300 }
+    })
     t.teardown(slow)
     const a = h.source.fetch(await resolveAt(h, '2020-07-21T12:00:00Z'), { accountId: h.account })
     const b = h.source.fetch(await resolveAt(h, '2020-07-22T06:00:00Z'), { accountId: h.account })
     await new Promise((resolve) => setTimeout(resolve, 50))
     t.same(h.source.queue, { active: 1, waiting: 1 })
     t.equal(await metricValue(h.registry, 'aloft_upstream_fetch_queue_depth'), 1)
-    const c = await rejection<SourceError>(h.source.fetch(await resolveAt(h, '2020-07-28T12:00:00Z'), { accountId: h.account }))
+    const c = await rejection<SourceError>(
+      h.source.fetch(await resolveAt(h, '2020-07-28T12:00:00Z'), { accountId: h.account })
+    )
     t.equal(c.code, 'source_busy')
     t.ok(c.retryAfterSeconds! >= 1)
     t.equal((await h.store.allowance(h.account)).upstream_attempts, 1, 'the refused unit was not charged')
@@ -196,9 +234,16 @@ t.test('outcome table', async (t) => {
   })
 
   t.test('a failing unit does not hold up other units', async (t) => {
-    const h = await harness(t, { setting: { kind: 'mirror', location: server.bucketUrl }, requestTimeoutMs: 1500, fetch: { retries: 0 } })
-    const [slowUnit, otherUnit] = [await resolveAt(h, '2020-08-29T06:00:00Z'), await resolveAt(h, '2020-08-15T12:00:00Z')]
-    const stuck = server.fail({ match: /^\/gfs\.20200829\/06\/atmos\/gfs\.t06z\.pgrb2\.0p25\.f000$/, mode: { slowMs: 1000 } })
+    const h = await harness(t, {
+      setting: { kind: 'mirror', location: server.bucketUrl }, requestTimeoutMs: 1500, fetch: { retries: 0 }
+    })
+    const [slowUnit, otherUnit] = [
+      await resolveAt(h, '2020-08-29T06:00:00Z'),
+      await resolveAt(h, '2020-08-15T12:00:00Z')
+    ]
+    const stuck = server.fail({
+      match: /^\/gfs\.20200829\/06\/atmos\/gfs\.t06z\.pgrb2\.0p25\.f000$/, mode: { slowMs: 1000 }
+    })
     t.teardown(stuck)
     const slowOne = h.source.fetch(slowUnit, { accountId: h.account })
     const started = Date.now()
@@ -210,11 +255,14 @@ t.test('outcome table', async (t) => {
   })
 })
 
-t.test('allowance: spent before an attempt is a 429; joined requests of another account still get the data', async (t) => {
+t.test('allowance: spent before an attempt is a 429; ' +
+  'joined requests of another account still get the data', async (t) => {
   const { server } = await startSampleUpstream(t, { only: ['gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f006'] })
   const store = new MemoryStore({ dailyAllowance: 0, ratePerSecond: 100, rateBurst: 100 })
   const h = await harness(t, { setting: { kind: 'mirror', location: server.bucketUrl }, store })
-  const e = await rejection<SourceError>(h.source.resolve({ ...P, time: at('2020-08-04T18:00:00Z'), accountId: h.account }))
+  const e = await rejection<SourceError>(
+    h.source.resolve({ ...P, time: at('2020-08-04T18:00:00Z'), accountId: h.account })
+  )
   t.equal(e.code, 'daily_allowance_exhausted')
   // fetch without the resolve check: the reserve refuses, no upstream request
   const rich = new MemoryStore({ dailyAllowance: 5, ratePerSecond: 100, rateBurst: 100 })
@@ -222,7 +270,10 @@ t.test('allowance: spent before an attempt is a 429; joined requests of another 
   const r = await h2.source.resolve({ ...P, time: at('2020-08-04T18:00:00Z'), accountId: h2.account })
   const poor = (await rich.createAccount('poor')).id
   for (let k = 0; k < 5; k++) await rich.reserve(poor)
-  const [first, joined] = await Promise.allSettled([h2.source.fetch(r, { accountId: poor }), h2.source.fetch(r, { accountId: h2.account })])
+  const [first, joined] = await Promise.allSettled([
+    h2.source.fetch(r, { accountId: poor }),
+    h2.source.fetch(r, { accountId: h2.account })
+  ])
   t.equal(first.status, 'rejected')
   t.match((first as PromiseRejectedResult).reason, { code: 'daily_allowance_exhausted' })
   t.equal(joined.status, 'fulfilled', 'the other account fetched on its own allowance')
@@ -230,9 +281,14 @@ t.test('allowance: spent before an attempt is a 429; joined requests of another 
 })
 
 t.test('decoded values of a fetched unit equal the file\'s', async (t) => {
-  const { server } = await startSampleUpstream(t, { idx: true, only: ['gfs.20200815/12/atmos/gfs.t12z.pgrb2.0p25.f006'] })
+  const { server } = await startSampleUpstream(t, {
+    idx: true, only: ['gfs.20200815/12/atmos/gfs.t12z.pgrb2.0p25.f006']
+  })
   const h = await harness(t, { setting: { kind: 'mirror', location: server.bucketUrl } })
-  const u = await h.source.fetch(await h.source.resolve({ ...P, time: at('2020-08-15T18:00:00Z'), accountId: h.account }), { accountId: h.account })
+  const u = await h.source.fetch(
+    await h.source.resolve({ ...P, time: at('2020-08-15T18:00:00Z'), accountId: h.account }),
+    { accountId: h.account }
+  )
   const t500 = u.fields.find((f) => f.name === 'TMP' && f.level.value === 50000)!
   const values = decodeField(u.bytes, t500)
   t.equal(values.length, 49 * 33)

@@ -16,7 +16,9 @@ t.test('writer: cut and repack reads back to the same float32 values within the 
   const fields = scanMessages(bytes)
   const box = { bottomlat: 50, toplat: 51.5, leftlon: 20, rightlon: 22.25 }
   let checked = 0
-  for (const f of fields.filter((x) => ['HGT', 'TMP', 'RH', 'UGRD', 'VGRD'].includes(x.name) || x.bitmapIndicator === 0 || x.bitsPerValue === 0)) {
+  const selected = fields.filter((x) =>
+    ['HGT', 'TMP', 'RH', 'UGRD', 'VGRD'].includes(x.name) || x.bitmapIndicator === 0 || x.bitsPerValue === 0)
+  for (const f of selected) {
     const cut = cutField(bytes, f, box)!
     const [g] = scanMessages(cut)
     t.equal(g.packing, 0)
@@ -27,8 +29,10 @@ t.test('writer: cut and repack reads back to the same float32 values within the 
     const back = decodeField(cut, g)
     const p = bytes[f.sections.drs + 17] // decimal scale (small, positive in these files)
     const d = (bytes[f.sections.drs + 17] & 0x80 ? -1 : 1) * (((p & 0x7f) << 8) | bytes[f.sections.drs + 18])
-    const e = (bytes[f.sections.drs + 15] & 0x80 ? -1 : 1) * (((bytes[f.sections.drs + 15] & 0x7f) << 8) | bytes[f.sections.drs + 16])
-    const tolerance = 2 ** e * 10 ** -d / 2 * 1.0001 + 1e-6 * Math.max(...Array.from(original).filter(Number.isFinite).map(Math.abs), 0)
+    const e = (bytes[f.sections.drs + 15] & 0x80 ? -1 : 1) *
+      (((bytes[f.sections.drs + 15] & 0x7f) << 8) | bytes[f.sections.drs + 16])
+    const tolerance = 2 ** e * 10 ** -d / 2 * 1.0001 +
+      1e-6 * Math.max(...Array.from(original).filter(Number.isFinite).map(Math.abs), 0)
     let worst = 0
     for (let jj = 0; jj < 7; jj++) {
       for (let ii = 0; ii < 10; ii++) {
@@ -42,7 +46,11 @@ t.test('writer: cut and repack reads back to the same float32 values within the 
     checked++
   }
   t.ok(checked > 150, `${checked} fields checked`)
-  t.equal(cutField(bytes, fields[0], { bottomlat: -10, toplat: -5, leftlon: 0, rightlon: 1 }), null, 'a box off the grid holds nothing')
+  t.equal(
+    cutField(bytes, fields[0], { bottomlat: -10, toplat: -5, leftlon: 0, rightlon: 1 }),
+    null,
+    'a box off the grid holds nothing'
+  )
 })
 
 t.test('writer: bit packing edge cases', async (t) => {
@@ -55,15 +63,23 @@ t.test('writer: bit packing edge cases', async (t) => {
   const p = packSimple(new Float32Array([0.1, 0.7, NaN, 1.3]), 1, 0)
   t.equal(p.coded, 3)
   t.equal(p.bits, 4) // 1..13 - 1 = 12 → 4 bits
-  const fake = { grid: { south: 0, dj: 1, nj: 3, west: 350, di: 5, ni: 4 } } as unknown as Parameters<typeof boxIndices>[0]
-  t.same(boxIndices(fake, { bottomlat: 1, toplat: 2, leftlon: -5, rightlon: 2 }), { cols: [1, 2], rows: [1, 2] }, 'wraps across 0° E')
+  const fake = {
+    grid: { south: 0, dj: 1, nj: 3, west: 350, di: 5, ni: 4 }
+  } as unknown as Parameters<typeof boxIndices>[0]
+  t.same(
+    boxIndices(fake, { bottomlat: 1, toplat: 2, leftlon: -5, rightlon: 2 }),
+    { cols: [1, 2], rows: [1, 2] },
+    'wraps across 0° E'
+  )
 })
 
 t.test('filter source: one fetch per (run, step, tile), nearby points share it', async (t) => {
   const { server } = await startSampleUpstream(t)
   const h = await harness(t, { setting: { kind: 'filter', url: server.filterUrl }, tileDegrees: 1 })
   const ask = async (latitude: number, longitude: number) =>
-    await h.source.resolve({ latitude, longitude, time: at('2020-08-04T18:00:00Z'), quality: 'best_available', accountId: h.account })
+    await h.source.resolve({
+      latitude, longitude, time: at('2020-08-04T18:00:00Z'), quality: 'best_available', accountId: h.account
+    })
   const a = await ask(52.2, 21.1)
   const b = await ask(52.6, 21.6)
   const c = await ask(53.1, 21.1)
@@ -94,10 +110,14 @@ t.test('filter source: one fetch per (run, step, tile), nearby points share it',
   // NOMADS says "not present": resolved again elsewhere or 404
   const undo = server.fail({ match: /file=gfs\.t12z\.pgrb2\.0p25\.f012/, mode: 'not_present' })
   t.teardown(undo)
-  const r = await h.source.resolve({ latitude: 52, longitude: 21, time: at('2020-08-05T01:00:00Z'), quality: 'best_available', accountId: h.account })
+  const r = await h.source.resolve({
+    latitude: 52, longitude: 21, time: at('2020-08-05T01:00:00Z'), quality: 'best_available', accountId: h.account
+  })
   t.match(await rejection(h.source.fetch(r, { accountId: h.account })), { code: 'outside_source_coverage' })
   // a tile off the sample's area: the stand-in has nothing to cut
-  const off = await h.source.resolve({ latitude: 10, longitude: 10, time: at('2020-08-04T18:00:00Z'), quality: 'best_available', accountId: h.account })
+  const off = await h.source.resolve({
+    latitude: 10, longitude: 10, time: at('2020-08-04T18:00:00Z'), quality: 'best_available', accountId: h.account
+  })
   t.match(await rejection(h.source.fetch(off, { accountId: h.account })), { code: 'unusable_source_column' })
 })
 
@@ -105,6 +125,11 @@ t.test('filter source: listing failure is source_busy', async (t) => {
   const { server } = await startSampleUpstream(t, { only: [F006] })
   const h = await harness(t, { setting: { kind: 'filter', url: server.filterUrl }, fetch: { retries: 0 } })
   server.fail({ match: '/pub/data/nccf/com/gfs/prod/', mode: 500 })
-  t.match(await rejection(h.source.resolve({ latitude: 52, longitude: 21, time: at('2020-08-04T18:00:00Z'), quality: 'best_available', accountId: h.account })), { code: 'source_busy' })
+  t.match(
+    await rejection(h.source.resolve({
+      latitude: 52, longitude: 21, time: at('2020-08-04T18:00:00Z'), quality: 'best_available', accountId: h.account
+    })),
+    { code: 'source_busy' }
+  )
   t.equal((await h.source.describe()).status, 'unavailable')
 })

@@ -10,9 +10,19 @@ import { createSource, type Source, type SourceOptions } from '../../src/source/
 
 export const HOUR = 3_600_000
 
-export function logger (): { warn: (m: string) => void, info: (m: string) => void, error: (m: string) => void, lines: string[] } {
+export function logger (): {
+  warn: (m: string) => void
+  info: (m: string) => void
+  error: (m: string) => void
+  lines: string[]
+} {
   const lines: string[] = []
-  return { lines, warn: (m) => lines.push(`warn ${m}`), info: (m) => lines.push(`info ${m}`), error: (m) => lines.push(`error ${m}`) }
+  return {
+    lines,
+    warn: (m) => lines.push(`warn ${m}`),
+    info: (m) => lines.push(`info ${m}`),
+    error: (m) => lines.push(`error ${m}`)
+  }
 }
 
 export async function tempDir (t: Test, name: string): Promise<string> {
@@ -31,7 +41,11 @@ export interface Harness {
 }
 
 /** A source with fast failure settings; `allowance` per account per day (default 1000). */
-export async function harness (t: Test, options: Partial<SourceOptions> & Pick<SourceOptions, 'setting'>, allowance = 1000): Promise<Harness> {
+export async function harness (
+  t: Test,
+  options: Partial<SourceOptions> & Pick<SourceOptions, 'setting'>,
+  allowance = 1000
+): Promise<Harness> {
   const store = options.store ?? new MemoryStore({ dailyAllowance: allowance, ratePerSecond: 100, rateBurst: 100 })
   const account = (await store.createAccount('source-test')).id
   const registry = options.registry ?? new Registry()
@@ -58,7 +72,11 @@ export function at (iso: string): Date {
   return d
 }
 
-export async function metricValue (registry: Registry, name: string, labels: Record<string, string> = {}): Promise<number> {
+export async function metricValue (
+  registry: Registry,
+  name: string,
+  labels: Record<string, string> = {}
+): Promise<number> {
   const m = (await registry.getMetricsAsJSON()).find((x) => x.name === name)
   if (m === undefined) return 0
   return (m.values as Array<{ value: number, labels: Record<string, string | number> }>)

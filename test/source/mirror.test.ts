@@ -9,7 +9,10 @@ import { at, harness, rejection, tempDir } from './helpers.js'
 const P = { latitude: 52.2, longitude: 21.0, quality: 'best_available' as const }
 
 t.test('directory mirror with .idx: only the needed messages are read', async (t) => {
-  const root = await buildSampleTree(t, { idx: true, only: ['gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f006', 'gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f012'] })
+  const root = await buildSampleTree(t, {
+    idx: true,
+    only: ['gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f006', 'gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f012']
+  })
   const h = await harness(t, { setting: { kind: 'mirror', location: root } })
   const r = await h.source.resolve({ ...P, time: at('2020-08-04T18:00:00Z'), accountId: h.account })
   const u = await h.source.fetch(r, { accountId: h.account })
@@ -25,9 +28,18 @@ t.test('directory mirror with .idx: only the needed messages are read', async (t
   t.match(await rejection(h.source.fetch(gone, { accountId: h.account })), { code: 'outside_source_coverage' })
 
   // an .idx range past the end of the file is unusable
-  await writeFile(join(root, 'gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f006.idx'), '1:0:d=2020080412:HGT:500 mb:6 hour fcst:\n2:100:d=2020080412:ABSV:500 mb:6 hour fcst:\n3:4000000:d=2020080412:TMP:500 mb:6 hour fcst:\n4:5000000:d=2020080412:ABSV:400 mb:6 hour fcst:\n')
+  await writeFile(
+    join(root, 'gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f006.idx'),
+    '1:0:d=2020080412:HGT:500 mb:6 hour fcst:\n' +
+    '2:100:d=2020080412:ABSV:500 mb:6 hour fcst:\n' +
+    '3:4000000:d=2020080412:TMP:500 mb:6 hour fcst:\n' +
+    '4:5000000:d=2020080412:ABSV:400 mb:6 hour fcst:\n'
+  )
   await rm(join(h.cacheDir, 'raw'), { recursive: true })
-  t.match(await rejection(h.source.fetch(r, { accountId: h.account })), { code: 'unusable_source_column', detail: /runs past the file/ })
+  t.match(
+    await rejection(h.source.fetch(r, { accountId: h.account })),
+    { code: 'unusable_source_column', detail: /runs past the file/ }
+  )
 })
 
 t.test('an empty mirror holds nothing: 404, and describe says so', async (t) => {
@@ -35,7 +47,10 @@ t.test('an empty mirror holds nothing: 404, and describe says so', async (t) => 
   await mkdir(join(root, 'gfs.20200804', '12', 'atmos'), { recursive: true })
   await writeFile(join(root, 'README'), 'not a run')
   const h = await harness(t, { setting: { kind: 'mirror', location: root } })
-  t.match(await rejection(h.source.resolve({ ...P, time: at('2020-08-04T18:00:00Z'), accountId: h.account })), { code: 'outside_source_coverage', detail: /holds no GFS files/ })
+  t.match(
+    await rejection(h.source.resolve({ ...P, time: at('2020-08-04T18:00:00Z'), accountId: h.account })),
+    { code: 'outside_source_coverage', detail: /holds no GFS files/ }
+  )
   const d = await h.source.describe()
   t.equal(d.status, 'unavailable')
   t.equal(d.firstValidTime, null)
@@ -60,7 +75,9 @@ t.test('the raw cache index: read once from disk, kept up to date by writes', as
   const { tmpdir } = await import('node:os')
   const dir = await mkdtemp(join(tmpdir(), 'aloft-disk-cache-'))
   t.teardown(() => rm(dir, { recursive: true, force: true }))
-  const record = (key: string) => ({ unitKey: key, sha256: '', retrievedAt: new Date(0).toISOString(), url: 'x', bytes: 1 })
+  const record = (key: string) => ({
+    unitKey: key, sha256: '', retrievedAt: new Date(0).toISOString(), url: 'x', bytes: 1
+  })
   const first = new DiskCache(dir)
   t.notOk(first.has('gfs/2020081512/f000'), 'an empty directory holds nothing')
   await first.put('gfs/2020081512/f000', new Uint8Array([1]), record('gfs/2020081512/f000'))

@@ -35,7 +35,10 @@ t.test('bucket layout', async (t) => {
   t.equal((await fetch(`${base}/%2E%2E/%2E%2E/etc/passwd`)).status, 404, 'never outside the root')
 
   const list = await (await fetch(`${base}/?list-type=2&prefix=gfs.&delimiter=%2F`)).text()
-  t.same([...list.matchAll(/<CommonPrefixes><Prefix>([^<]*)<\/Prefix>/g)].map((m) => m[1]), ['gfs.20200721/', 'gfs.20200722/', 'gfs.20200728/', 'gfs.20200804/', 'gfs.20200815/', 'gfs.20200829/'])
+  t.same(
+    [...list.matchAll(/<CommonPrefixes><Prefix>([^<]*)<\/Prefix>/g)].map((m) => m[1]),
+    ['gfs.20200721/', 'gfs.20200722/', 'gfs.20200728/', 'gfs.20200804/', 'gfs.20200815/', 'gfs.20200829/']
+  )
   const files = await (await fetch(`${base}/?list-type=2&prefix=gfs.20200804%2F12%2Fatmos%2F&delimiter=%2F`)).text()
   t.equal([...files.matchAll(/<Key>/g)].length, 6, 'three files and their .idx')
   // paging: two keys a page
@@ -43,7 +46,10 @@ t.test('bucket layout', async (t) => {
   let token: string | undefined
   let pages = 0
   do {
-    const page: string = await (await fetch(`${base}/?list-type=2&prefix=gfs.20200804%2F&max-keys=2${token === undefined ? '' : `&continuation-token=${token}`}`)).text()
+    const continuation = token === undefined ? '' : `&continuation-token=${token}`
+    const page: string = await (
+      await fetch(`${base}/?list-type=2&prefix=gfs.20200804%2F&max-keys=2${continuation}`)
+    ).text()
     keys.push(...[...page.matchAll(/<Key>([^<]*)<\/Key>/g)].map((m) => m[1]))
     token = /<NextContinuationToken>([^<]*)</.exec(page)?.[1]
     pages++
@@ -59,17 +65,29 @@ t.test('NOMADS layout: listing pages and the grib filter', async (t) => {
   const top = await (await fetch(server.listingUrl)).text()
   t.match(top, /<a href="gfs\.20200804\/">gfs\.20200804\/<\/a>/)
   t.equal((await fetch(server.listingUrl + 'gfs.20990101/')).status, 404)
-  const q = (extra: string): string => `${server.filterUrl}?dir=%2Fgfs.20200804%2F12%2Fatmos&file=gfs.t12z.pgrb2.0p25.f006&${extra}`
+  const q = (extra: string): string =>
+    `${server.filterUrl}?dir=%2Fgfs.20200804%2F12%2Fatmos&file=gfs.t12z.pgrb2.0p25.f006&${extra}`
   const all = new Uint8Array(await (await fetch(q('var_TMP=on&lev_500_mb=on&lev_surface=on'))).arrayBuffer())
   const fields = scanMessages(all)
-  t.same(fields.map((f) => `${f.name}:${f.level.name}`), ['TMP:isobaric', 'TMP:surface'], 'no subregion: the original messages')
+  t.same(
+    fields.map((f) => `${f.name}:${f.level.name}`),
+    ['TMP:isobaric', 'TMP:surface'],
+    'no subregion: the original messages'
+  )
   t.equal(fields[0].packing, 0)
   t.equal(fields[0].grid.ni, 49)
-  const cut = scanMessages(new Uint8Array(await (await fetch(q('var_HGT=on&lev_0.4_mb=on&subregion=&leftlon=14&rightlon=15&toplat=50&bottomlat=49'))).arrayBuffer()))
+  const cut = scanMessages(new Uint8Array(await (
+    await fetch(q('var_HGT=on&lev_0.4_mb=on&subregion=&leftlon=14&rightlon=15&toplat=50&bottomlat=49'))
+  ).arrayBuffer()))
   t.same(cut.map((f) => [f.name, f.level.value, f.grid.ni, f.grid.nj]), [['HGT', 40, 5, 5]])
-  t.match(await (await fetch(q('all_var=on&all_lev=on&subregion=&leftlon=x&rightlon=1&toplat=1&bottomlat=0'))).text(), /bad subregion/)
+  t.match(
+    await (await fetch(q('all_var=on&all_lev=on&subregion=&leftlon=x&rightlon=1&toplat=1&bottomlat=0'))).text(),
+    /bad subregion/
+  )
   t.match(await (await fetch(q('var_NOPE=on&lev_500_mb=on'))).text(), /no data matched/)
-  const missing = await fetch(`${server.filterUrl}?dir=%2Fgfs.20990101%2F00%2Fatmos&file=gfs.t00z.pgrb2.0p25.f000&var_TMP=on`)
+  const missing = await fetch(
+    `${server.filterUrl}?dir=%2Fgfs.20990101%2F00%2Fatmos&file=gfs.t00z.pgrb2.0p25.f000&var_TMP=on`
+  )
   t.equal(missing.status, 200, 'NOMADS answers a missing file with 200 …')
   t.match(await missing.text(), /data file is not present/, '… and an HTML page')
   t.match(await (await fetch(`${server.filterUrl}?dir=..%2F..&file=x`)).text(), /not present/)
@@ -112,7 +130,10 @@ t.test('aloft upstream: arguments', async (t) => {
   t.equal(await run(['--what']), 2)
   t.equal(await run(['--root', '/nonexistent-aloft-root']), 2)
   t.equal(await run(['--root=.', '--port', 'x']), 2)
-  t.match(errors.join('\n'), /--root is required[\s\S]*needs a value[\s\S]*unknown argument[\s\S]*not a directory[\s\S]*not a port/)
+  t.match(
+    errors.join('\n'),
+    /--root is required[\s\S]*needs a value[\s\S]*unknown argument[\s\S]*not a directory[\s\S]*not a port/
+  )
 })
 
 t.test('aloft upstream: runs by hand until SIGTERM', async (t) => {
@@ -120,7 +141,8 @@ t.test('aloft upstream: runs by hand until SIGTERM', async (t) => {
   const loader = new URL('../../node_modules/@tapjs/typescript/dist/esm/import.mjs', import.meta.url).href
   const cli = fileURLToPath(new URL('../../src/cli/upstream.ts', import.meta.url))
   const child = spawn(process.execPath, ['--import', loader, '--input-type=module', '-e',
-    `const m = await import(${JSON.stringify(cli)}); process.exitCode = await m.run(['--root', ${JSON.stringify(root)}, '--port', '0'])`],
+    `const m = await import(${JSON.stringify(cli)}); ` +
+    `process.exitCode = await m.run(['--root', ${JSON.stringify(root)}, '--port', '0'])`],
   { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TS_NODE_TRANSPILE_ONLY: '1' } })
   t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL') })
   let out = ''

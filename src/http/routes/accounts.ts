@@ -1,15 +1,18 @@
 // Keys, account, usage and the operator's account creation: thin mappings onto the store.
 import type { AllowanceState, KeyRecord } from '../../accounts/store.js'
-import type { AccountInfo, BetaUsage, CreatedAccount, CreatedKey, KeyInfo, KeyList, NewAccount, NewKey } from '../../contract/schemas.js'
+import type {
+  AccountInfo, BetaUsage, CreatedAccount, CreatedKey, KeyInfo, KeyList, NewAccount, NewKey
+} from '../../contract/schemas.js'
 import { HttpProblem } from '../problem.js'
 import { withStore } from '../auth.js'
-import type { AppDeps, Handler } from '../context.js'
+import type { AppDeps, Handler, Handlers } from '../context.js'
 
 /** Name of the key made together with an account by the operator. */
 export const FIRST_KEY_NAME = 'default'
 
 export function keyInfo (record: KeyRecord): KeyInfo {
-  return { id: record.id, prefix: record.prefix, name: record.name, created_at: record.created_at, revoked_at: record.revoked_at }
+  return { id: record.id, prefix: record.prefix, name: record.name, created_at: record.created_at,
+    revoked_at: record.revoked_at }
 }
 
 function usage (state: AllowanceState): BetaUsage {
@@ -36,7 +39,7 @@ function accountInfo (id: string, state: AllowanceState): AccountInfo {
   }
 }
 
-export function accountHandlers (deps: AppDeps): Record<string, Handler<any>> {
+export function accountHandlers (deps: AppDeps): Handlers {
   const { store } = deps
   const now = (): number | undefined => deps.now?.()
   return {

@@ -17,7 +17,8 @@ export function metaHandlers (deps: AppDeps, openapi: string): Record<string, Ha
         if (err instanceof StoreUnavailableError) throw storeUnavailable('Not ready: the account store is unreachable.')
         throw err
       }
-      return { body: { status: 'ok', checks: { account_store: 'ok' } } satisfies Health, headers: { 'Cache-Control': 'no-store' } }
+      return { body: { status: 'ok', checks: { account_store: 'ok' } } satisfies Health,
+        headers: { 'Cache-Control': 'no-store' } }
     },
 
     metrics: async () => ({

@@ -9,6 +9,11 @@ export function isProblemCode (code: string): code is ProblemCodeName {
   return Object.hasOwn(PROBLEM_CODES, code)
 }
 
+const RETRY_AFTER = '<p>The response carries a <code>Retry-After</code> header: wait that many seconds before ' +
+  'trying again.</p>\n'
+const EVERY_PROBLEM = '<p>Every aloft error is an <code>application/problem+json</code> document (RFC 9457) whose ' +
+  '<code>request_id</code> equals the <code>X-Request-Id</code> response header.</p>'
+
 export function problemPage (code: ProblemCodeName): string {
   const p = PROBLEM_CODES[code]
   return `<!doctype html>
@@ -17,7 +22,7 @@ export function problemPage (code: ProblemCodeName): string {
 <h1>${escape(p.title)}</h1>
 <p>HTTP status <strong>${p.status}</strong>, problem code <code>${code}</code>.</p>
 <p>${inline(p.about)}</p>
-${'retryAfter' in p ? '<p>The response carries a <code>Retry-After</code> header: wait that many seconds before trying again.</p>\n' : ''}<p>Every aloft error is an <code>application/problem+json</code> document (RFC 9457) whose <code>request_id</code> equals the <code>X-Request-Id</code> response header.</p>
+${'retryAfter' in p ? RETRY_AFTER : ''}${EVERY_PROBLEM}
 </body></html>
 `
 }

@@ -3,12 +3,12 @@
 import type { AtmosphereRequest } from '../../contract/schemas.js'
 import { HttpProblem } from '../problem.js'
 import { dataProblem } from '../data-problem.js'
-import type { AppDeps, Handler } from '../context.js'
+import type { AppDeps, Handler, Handlers } from '../context.js'
 
 /** How long a caller should wait while this instance has no data path. */
 const NO_DATA_RETRY_AFTER_SECONDS = 3600
 
-export function profileHandlers (deps: AppDeps): Record<string, Handler<any>> {
+export function profileHandlers (deps: AppDeps): Handlers {
   return {
     get_atmospheric_profile: (async ({ body, accountId }) => {
       if (deps.profiles === undefined) {

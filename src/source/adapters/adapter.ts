@@ -94,7 +94,10 @@ export function levelsFromIdx (entries: readonly IdxEntry[]): number[] {
     if (!names.has(pa)) names.set(pa, new Set())
     names.get(pa)!.add(e.name)
   }
-  return [...names].filter(([, n]) => ['HGT', 'TMP', 'UGRD', 'VGRD'].every((x) => n.has(x))).map(([v]) => v).sort((a, b) => a - b)
+  return [...names]
+    .filter(([, n]) => ['HGT', 'TMP', 'UGRD', 'VGRD'].every((x) => n.has(x)))
+    .map(([v]) => v)
+    .sort((a, b) => a - b)
 }
 
 /** The first message's grid: a probe that reads only that message. */

@@ -13,7 +13,9 @@ const XML_ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;'
 const unxml = (s: string): string => s.replace(/&(amp|lt|gt|quot|apos);/g, (m) => XML_ENTITIES[m])
 
 /** One S3 ListObjectsV2 listing (all pages): keys and common prefixes under `prefix`. */
-export async function listObjects (base: string, prefix: string, http: HttpOptions): Promise<{ keys: string[], prefixes: string[] }> {
+export async function listObjects (
+  base: string, prefix: string, http: HttpOptions
+): Promise<{ keys: string[], prefixes: string[] }> {
   const keys: string[] = []
   const prefixes: string[] = []
   let token: string | null = null
@@ -22,10 +24,16 @@ export async function listObjects (base: string, prefix: string, http: HttpOptio
     if (token !== null) url += `&continuation-token=${encodeURIComponent(token)}`
     const xml = await httpText(url, http)
     // a listing cut short would silently hide runs: refuse it
-    if (!/<\/ListBucketResult>\s*$/.test(xml)) throw new UpstreamFailure('server', `${url}: incomplete ListObjectsV2 answer`)
+    if (!/<\/ListBucketResult>\s*$/.test(xml)) {
+      throw new UpstreamFailure('server', `${url}: incomplete ListObjectsV2 answer`)
+    }
     for (const m of xml.matchAll(/<Contents>[\s\S]*?<Key>([^<]*)<\/Key>[\s\S]*?<\/Contents>/g)) keys.push(unxml(m[1]))
-    for (const m of xml.matchAll(/<CommonPrefixes>\s*<Prefix>([^<]*)<\/Prefix>\s*<\/CommonPrefixes>/g)) prefixes.push(unxml(m[1]))
-    token = /<IsTruncated>true<\/IsTruncated>/.test(xml) ? unxml(/<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(xml)?.[1] ?? '') : null
+    for (const m of xml.matchAll(/<CommonPrefixes>\s*<Prefix>([^<]*)<\/Prefix>\s*<\/CommonPrefixes>/g)) {
+      prefixes.push(unxml(m[1]))
+    }
+    token = /<IsTruncated>true<\/IsTruncated>/.test(xml)
+      ? unxml(/<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(xml)?.[1] ?? '')
+      : null
     if (token === '') throw new UpstreamFailure('unusable', `${url}: truncated listing without a continuation token`)
   } while (token !== null)
   return { keys, prefixes }
@@ -86,7 +94,9 @@ export class BucketAdapter implements Adapter {
       return parseIdx(new TextDecoder().decode(bytes))
     } catch (err) {
       if (err instanceof UpstreamFailure && err.kind === 'missing') return null
-      if (err instanceof Error && err.name === 'GribError') throw new UpstreamFailure('unusable', `${url}.idx: ${err.message}`)
+      if (err instanceof Error && err.name === 'GribError') {
+        throw new UpstreamFailure('unusable', `${url}.idx: ${err.message}`)
+      }
       throw err
     }
   }

@@ -6,7 +6,9 @@ import { parseIdx, type LatLonGrid } from '../../grib/index.js'
 import { UpstreamFailure } from '../errors.js'
 import { bucketKey, type RunStep } from '../gfs.js'
 import { MAX_RANGE_GAP, bridge, coalesce, columnLevels, extract, selectIdx } from '../unit.js'
-import { DAY_DIR, entriesOf, fileUnit, probeNewest, scanOrUnusable, wholeFile, type Adapter, type FetchUnit } from './adapter.js'
+import {
+  DAY_DIR, entriesOf, fileUnit, probeNewest, scanOrUnusable, wholeFile, type Adapter, type FetchUnit
+} from './adapter.js'
 
 export class DirectoryAdapter implements Adapter {
   readonly kind = 'mirror'
@@ -41,10 +43,15 @@ export class DirectoryAdapter implements Adapter {
 
   async download (unit: FetchUnit): Promise<Uint8Array> {
     const path = this.locate(unit)
-    const idx = await this.read(path + '.idx').catch((err) => { if (err instanceof UpstreamFailure && err.kind === 'missing') return null; throw err })
+    const idx = await this.read(path + '.idx').catch((err) => {
+      if (err instanceof UpstreamFailure && err.kind === 'missing') return null
+      throw err
+    })
     if (idx === null) return wholeFile(await this.read(path))
     const spans = bridge(coalesce(selectIdx(parseIdx(new TextDecoder().decode(idx)))), MAX_RANGE_GAP)
-    const handle = await open(path).catch(() => { throw new UpstreamFailure('missing', `${path} is not in the mirror`) })
+    const handle = await open(path).catch(() => {
+      throw new UpstreamFailure('missing', `${path} is not in the mirror`)
+    })
     try {
       const size = (await handle.stat()).size
       const parts: Uint8Array[] = []
@@ -52,7 +59,10 @@ export class DirectoryAdapter implements Adapter {
         const end = r.end ?? size - 1
         const buf = new Uint8Array(end - r.start + 1)
         const { bytesRead } = await handle.read(buf, 0, buf.length, r.start)
-        if (bytesRead !== buf.length) throw new UpstreamFailure('unusable', `${path}: .idx range ${r.start}-${end} runs past the file's ${size} bytes`)
+        if (bytesRead !== buf.length) {
+          throw new UpstreamFailure('unusable',
+            `${path}: .idx range ${r.start}-${end} runs past the file's ${size} bytes`)
+        }
         parts.push(buf)
       }
       return extract(spans, parts)
@@ -74,7 +84,9 @@ export class DirectoryAdapter implements Adapter {
     try {
       return await readdir(path)
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return []
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') {
+        return []
+      }
       throw err
     }
   }
@@ -83,7 +95,9 @@ export class DirectoryAdapter implements Adapter {
     try {
       return new Uint8Array(await readFile(path))
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new UpstreamFailure('missing', `${path} is not in the mirror`)
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new UpstreamFailure('missing', `${path} is not in the mirror`)
+      }
       throw err
     }
   }

@@ -18,7 +18,8 @@ export class NoaaAdapter implements Adapter {
   readonly filter: FilterAdapter
   readonly bucket: BucketAdapter
 
-  constructor (http: HttpOptions, tileSize: number, urls: Partial<typeof NOAA_DEFAULTS> = {}, private readonly warn: (msg: string) => void = () => {}) {
+  constructor (http: HttpOptions, tileSize: number, urls: Partial<typeof NOAA_DEFAULTS> = {},
+    private readonly warn: (msg: string) => void = () => {}) {
     const u = { ...NOAA_DEFAULTS, ...urls }
     this.filter = new FilterAdapter(u.filterUrl, http, tileSize, u.listingUrl)
     this.bucket = new BucketAdapter(u.bucketUrl, http, true)
@@ -27,7 +28,11 @@ export class NoaaAdapter implements Adapter {
   async listDays (): Promise<string[]> {
     const [a, b] = await Promise.allSettled([this.filter.listDays(), this.bucket.listDays()])
     if (a.status === 'rejected' && b.status === 'rejected') throw a.reason
-    for (const r of [a, b]) if (r.status === 'rejected') this.warn(`GFS listing failed, using the other upstream: ${(r.reason as Error).message}`)
+    for (const r of [a, b]) {
+      if (r.status === 'rejected') {
+        this.warn(`GFS listing failed, using the other upstream: ${(r.reason as Error).message}`)
+      }
+    }
     return [...new Set([...(a.status === 'fulfilled' ? a.value : []), ...(b.status === 'fulfilled' ? b.value : [])])]
   }
 

@@ -1,0 +1,55 @@
+// The route table is the one declaration of every route: the router, OpenAPI, CORS, body limits
+// and capabilities are all built from it.
+import t from 'tap'
+import { ROUTES, routeById, servedRoutes } from '../../src/contract/routes.js'
+import { buildOpenApi } from '../../src/contract/openapi.js'
+import { startTestService } from '../helpers/service.js'
+
+t.test('each operation id and each method + path appears once', async (t) => {
+  t.equal(new Set(ROUTES.map((r) => r.operationId)).size, ROUTES.length)
+  t.equal(new Set(ROUTES.map((r) => `${r.method} ${r.path}`)).size, ROUTES.length)
+})
+
+t.test('keys are secrets for servers: no route that takes a key or the operator token allows CORS', async (t) => {
+  for (const r of ROUTES) if (r.auth !== 'none') t.notOk(r.cors, r.operationId)
+})
+
+t.test('a rate cost is only declared where a key is checked', async (t) => {
+  for (const r of ROUTES) if (r.admissionCost > 0) t.equal(r.auth, 'api_key', r.operationId)
+})
+
+t.test('the operator route exists only with an operator token', async (t) => {
+  t.notOk(servedRoutes(undefined).some((r) => r.auth === 'admin'))
+  t.ok(servedRoutes('an-operator-token-0123').some((r) => r.operationId === 'create_account'))
+})
+
+t.test('OpenAPI lists exactly the documented routes, with their methods', async (t) => {
+  const doc = buildOpenApi(ROUTES) as { paths: Record<string, Record<string, { operationId: string }>> }
+  const listed = Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((op) => op.operationId)).sort()
+  t.same(listed, ROUTES.filter((r) => r.openapi).map((r) => r.operationId).sort())
+})
+
+t.test('the served app follows the table: CORS, body limits and capabilities', async (t) => {
+  const svc = await startTestService(t)
+  const { key } = await svc.newAccount()
+  for (const r of ROUTES.filter((r) => r.method === 'GET' && r.auth === 'none' && !r.path.includes(':'))) {
+    const res = await fetch(`${svc.url}${r.path}`)
+    await res.arrayBuffer()
+    t.equal(res.headers.get('access-control-allow-origin'), r.cors ? '*' : null, `${r.operationId} CORS`)
+  }
+  const profile = routeById('get_atmospheric_profile')
+  const limit = profile.body!.limitBytes
+  const caps = await (await fetch(`${svc.url}/v1/atmosphere/capabilities`)).json() as {
+    limits: { max_body_bytes: number }
+  }
+  t.equal(caps.limits.max_body_bytes, limit, 'capabilities publish the profile route\'s body limit')
+  const atLimit = (size: number): Promise<Response> => fetch(`${svc.url}${profile.path}`, {
+    method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: '{}' + ' '.repeat(size - 2)
+  })
+  const under = await atLimit(limit)
+  t.equal(under.status, 400, 'a body of exactly the limit is read (and found wanting)')
+  await under.arrayBuffer()
+  const over = await atLimit(limit + 1)
+  t.equal(over.status, 413, 'one byte more is refused')
+  await over.arrayBuffer()
+})
