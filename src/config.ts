@@ -30,6 +30,15 @@ export interface Config {
   /** undefined: the source's own default (100/min for NOAA and filters, more for mirrors). */
   upstreamPerMinute: number | undefined
   upstreamTimeoutMs: number
+  /** One deadline for everything a request waits for upstream data: queue, single flight, requests, retries. */
+  fetchDeadlineMs: number
+  /** Raw disk cache bound (bytes); least recently used units go first. */
+  cacheMaxBytes: number
+  headersTimeoutMs: number
+  requestTimeoutMs: number
+  keepAliveTimeoutMs: number
+  maxConnections: number
+  maxInFlight: number
 }
 
 export class ConfigError extends Error {
@@ -90,6 +99,26 @@ export const VARIABLES: readonly VariableSpec[] = [
   {
     name: 'ALOFT_TILE_DEGREES', default: '1',
     about: 'grib-filter tile edge in degrees (a multiple of 0.25 dividing 360): nearby points share one fetch'
+  },
+  {
+    name: 'ALOFT_FETCH_DEADLINE_MS', default: '20000',
+    about: 'how long a request may wait for upstream data in all (fetch queue, another request\'s fetch, ' +
+      'upstream requests and retries) before a 503 source_busy'
+  },
+  {
+    name: 'ALOFT_CACHE_MAX_BYTES', default: String(2 * 1024 ** 3),
+    about: 'size bound of the raw disk cache (ALOFT_CACHE_DIR); least recently used units are removed first'
+  },
+  { name: 'ALOFT_HEADERS_TIMEOUT_MS', default: '10000', about: 'time a client has to send a request\'s headers' },
+  {
+    name: 'ALOFT_REQUEST_TIMEOUT_MS', default: '30000',
+    about: 'time a client has to send a whole request (headers and body)'
+  },
+  { name: 'ALOFT_KEEP_ALIVE_TIMEOUT_MS', default: '5000', about: 'how long an idle connection is kept open' },
+  { name: 'ALOFT_MAX_CONNECTIONS', default: '1024', about: 'open connections at most; more are refused' },
+  {
+    name: 'ALOFT_MAX_IN_FLIGHT', default: '256',
+    about: 'requests handled at once at most; beyond, a 503 service_unavailable with Retry-After'
   },
   {
     name: 'ALOFT_UPSTREAM_CONCURRENCY', default: '4',
@@ -171,12 +200,24 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     ? undefined
     : int('ALOFT_UPSTREAM_PER_MINUTE', 1, 100_000)
   const upstreamTimeoutMs = int('ALOFT_UPSTREAM_TIMEOUT_MS', 100, 600_000)
+  const fetchDeadlineMs = int('ALOFT_FETCH_DEADLINE_MS', 100, 600_000)
+  const cacheMaxBytes = int('ALOFT_CACHE_MAX_BYTES', 1024 * 1024, Number.MAX_SAFE_INTEGER)
+  const headersTimeoutMs = int('ALOFT_HEADERS_TIMEOUT_MS', 100, 600_000)
+  const requestTimeoutMs = int('ALOFT_REQUEST_TIMEOUT_MS', 100, 3_600_000)
+  const keepAliveTimeoutMs = int('ALOFT_KEEP_ALIVE_TIMEOUT_MS', 0, 600_000)
+  const maxConnections = int('ALOFT_MAX_CONNECTIONS', 1, 1_000_000)
+  const maxInFlight = int('ALOFT_MAX_IN_FLIGHT', 1, 1_000_000)
+  if (Number.isFinite(headersTimeoutMs) && Number.isFinite(requestTimeoutMs) && headersTimeoutMs > requestTimeoutMs) {
+    problems.push('ALOFT_HEADERS_TIMEOUT_MS must not exceed ALOFT_REQUEST_TIMEOUT_MS (the headers are part of the ' +
+      'request)')
+  }
 
   if (problems.length > 0) throw new ConfigError(problems)
   return {
     port, host, redisUrl, redisPrefix, adminToken, logLevel, source, cacheDir, dailyAllowance, ratePerSecond, rateBurst,
     maxTimeOffsetHours, shutdownGraceMs, cacheMegabytes, workers, interpolateIn, tileDegrees, upstreamConcurrency,
-    upstreamPerMinute, upstreamTimeoutMs
+    upstreamPerMinute, upstreamTimeoutMs, fetchDeadlineMs, cacheMaxBytes, headersTimeoutMs, requestTimeoutMs,
+    keepAliveTimeoutMs, maxConnections, maxInFlight
   }
 }
 

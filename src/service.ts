@@ -53,7 +53,8 @@ function dataPath (config: Config, store: AccountStore, logger: Logger, metrics:
     tileDegrees: config.tileDegrees,
     upstreamConcurrency: config.upstreamConcurrency,
     upstreamPerMinute: config.upstreamPerMinute,
-    requestTimeoutMs: config.upstreamTimeoutMs
+    requestTimeoutMs: config.upstreamTimeoutMs,
+    fetchDeadlineMs: config.fetchDeadlineMs
   })
   const field = new Field({
     source,

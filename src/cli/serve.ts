@@ -16,8 +16,15 @@ export function configOrExplain (env: NodeJS.ProcessEnv): Config | null {
   }
 }
 
-/** Resolves when SIGTERM or SIGINT has stopped the service gracefully. */
+/**
+ * Resolves when SIGTERM or SIGINT has stopped the service gracefully. Meanwhile a promise that
+ * rejects with nobody listening is logged, not fatal: one stray failure (a dependency's
+ * reconnect, a client gone) must not end the service for everyone.
+ */
 export async function serveUntilSignal (service: RunningService): Promise<void> {
+  process.on('unhandledRejection', (reason) => {
+    service.logger.error({ err: reason }, 'a promise rejected with no handler')
+  })
   await new Promise<void>((resolve) => {
     const stop = (signal: string): void => {
       service.logger.info({ signal }, 'shutting down')

@@ -3,7 +3,7 @@
 // samples and trajectories all read tiles through here.
 import { Counter, Gauge, type Registry } from 'prom-client'
 import type { Column } from '../atmosphere/index.js'
-import type { Resolution, Source } from '../source/index.js'
+import { SourceError, beforeDeadline, type Resolution, type Source } from '../source/index.js'
 import { ColumnMemo } from './column-memo.js'
 import type { GridBox, TileLayout } from './layout.js'
 import type { WorkerPool } from './pool.js'
@@ -100,12 +100,15 @@ export class Field {
    * The decoded unit answering `resolution`: cached, joined to a load under way, or fetched
    * (charged to `accountId`) and decoded. A filter unit is a small tile, decoded whole; a file
    * unit (bucket, mirror) may be a global grid, so only the BLOCK × BLOCK block around the
-   * resolved point is decoded and kept. Throws the source's errors and UnusableUnitError.
+   * resolved point is decoded and kept. Waits until `deadline` (epoch ms; default the source's
+   * fetch deadline from now) at most. Throws the source's errors and UnusableUnitError.
    */
-  async load (resolution: Resolution, accountId: string): Promise<{ unit: DecodedUnit, hit: boolean }> {
+  async load (
+    resolution: Resolution, accountId: string, deadline = this.#source.deadline()
+  ): Promise<{ unit: DecodedUnit, hit: boolean }> {
     const box = resolution.unit.tile === undefined ? blockAround(resolution.point) : undefined
-    const { value: unit, hit } = await this.cache.get(decodedKey(resolution.unitKey, box), async () => {
-      const fetched = await this.#source.fetch(resolution, { accountId })
+    const loading = this.cache.get(decodedKey(resolution.unitKey, box), async () => {
+      const fetched = await this.#source.fetch(resolution, { accountId, deadline })
       const shared = new Uint8Array(new SharedArrayBuffer(fetched.bytes.length))
       shared.set(fetched.bytes)
       // The source has verified the unit (GRIB2, run, step, fields) and scanned it already.
@@ -125,6 +128,10 @@ export class Field {
         retrievedAt: fetched.retrievedAt
       }
     })
+    // A request joining a load started by another waits no longer than its own deadline.
+    const { value: unit, hit } = await beforeDeadline(loading, deadline, () => new SourceError('source_busy', {
+      detail: 'the data is still being prepared for another request; try again shortly', retryAfterSeconds: 1
+    }))
     this.#lookups.inc({ result: hit ? 'hit' : 'miss' })
     return { unit, hit }
   }

@@ -5,7 +5,7 @@
 //   field.column(unit, i, j)                       // the filled column at a grid point, kept
 //   bilinearStencil(unit.layout.grid, lat, lon, s) // corners and weights; tileValue(...) reads in place
 export { Field, UnusableUnitError, BLOCK, blockAround, type DecodedUnit, type FieldOptions } from './field.js'
-export { createPool, type PoolOptions, type WorkerPool } from './pool.js'
+export { createPool, PoolBusyError, type PoolOptions, type WorkerPool } from './pool.js'
 export { UnitCache, type CacheStats, type Sized } from './unit-cache.js'
 export { ColumnMemo, COLUMNS_PER_UNIT } from './column-memo.js'
 export {

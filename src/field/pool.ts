@@ -15,6 +15,14 @@ function workerFile (): string {
   return fileURLToPath(new URL(here.endsWith('.ts') ? '../../workers/tasks.ts' : '../../workers/tasks.js', here))
 }
 
+/** The pool's queue is full: the caller should answer 503 and let the client retry, not queue without bound. */
+export class PoolBusyError extends Error {
+  override readonly name = 'PoolBusyError'
+  constructor (readonly queued: number) {
+    super(`the worker pool has ${queued} tasks waiting already`)
+  }
+}
+
 export interface PoolOptions {
   threads?: number
   /** Tasks waiting beyond this are refused (the caller answers 503). */
@@ -40,9 +48,18 @@ export function createPool (options: PoolOptions = {}): WorkerPool {
     maxQueue: options.maxQueue ?? 256,
     idleTimeout: 60_000
   })
+  const run = async <R>(name: string, task: unknown): Promise<R> => {
+    try {
+      return await piscina.run(task, { name }) as R
+    } catch (err) {
+      // piscina refuses a task with this plain Error when maxQueue tasks are waiting
+      if (err instanceof Error && err.message === 'Task queue is at limit') throw new PoolBusyError(piscina.queueSize)
+      throw err
+    }
+  }
   return {
-    decode: (task) => piscina.run(task, { name: 'decode' }) as Promise<DecodeResult>,
-    run: <R>(name: string, task: unknown) => piscina.run(task, { name }) as Promise<R>,
+    decode: async (task) => await run<DecodeResult>('decode', task),
+    run,
     utilization: () => piscina.utilization,
     queueSize: () => piscina.queueSize,
     threads: () => piscina.threads.length,

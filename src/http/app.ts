@@ -9,7 +9,7 @@ import { servedRoutes, type RouteSpec } from '../contract/routes.js'
 import { validate } from '../contract/validate.js'
 import { buildOpenApi } from '../contract/openapi.js'
 import { compileSerializer, type Serializer } from '../contract/serialize.js'
-import { HttpProblem, sendProblem } from './problem.js'
+import { HttpProblem, problemBody, sendProblem } from './problem.js'
 import { readJsonBody } from './body.js'
 import { admit, authenticate, checkAdmin } from './auth.js'
 import type { AloftRequest, AppDeps, Handlers, Reply } from './context.js'
@@ -18,6 +18,8 @@ import { metaHandlers } from './routes/meta.js'
 import { profileHandlers } from './routes/profile.js'
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+/** Answered even at capacity: a liveness probe must not fail because the service is busy. */
+const ALWAYS_ANSWERED = new Set(['/healthz'])
 
 export interface App {
   /** The Node request listener. */
@@ -49,19 +51,30 @@ export function createApp (deps: AppDeps): App {
     inFlight: () => inFlight
   }
 
+  /** Every error of a request ends here, and nothing thrown here may escape: the process keeps serving. */
   function fail (err: unknown, req: AloftRequest, res: ServerResponse): void {
-    if (res.headersSent) {
-      logger.error({ err, request_id: req.id }, 'error after the response started')
-      res.destroy()
-      return
+    try {
+      if (res.headersSent) {
+        logger.error({ err, request_id: req.id }, 'error after the response started')
+        res.destroy()
+        return
+      }
+      if (err instanceof HttpProblem) {
+        sendProblem(res, err, req.id)
+        return
+      }
+      logger.error({ err, request_id: req.id, path: req.path }, 'unexpected error')
+      sendProblem(res, internalError(req.id), req.id)
+    } catch (renderErr) {
+      logger.error({ err: renderErr, cause: err, request_id: req.id }, 'a problem could not be rendered')
+      if (res.headersSent) {
+        res.destroy()
+        return
+      }
+      res.statusCode = 500
+      res.setHeader('Content-Type', 'application/problem+json')
+      res.end(JSON.stringify(problemBody(internalError(req.id), req.id)))
     }
-    if (err instanceof HttpProblem) {
-      sendProblem(res, err, req.id)
-      return
-    }
-    logger.error({ err, request_id: req.id, path: req.path }, 'unexpected error')
-    const detail = `Something failed inside aloft; quote request id ${req.id}.`
-    sendProblem(res, new HttpProblem('internal_error', { detail }), req.id)
   }
 
   const router = polka<AloftRequest>({
@@ -107,6 +120,13 @@ export function createApp (deps: AppDeps): App {
     }
     res.on('finish', finish)
     res.on('close', finish)
+    if (inFlight > config.maxInFlight && !ALWAYS_ANSWERED.has(req.path)) {
+      req.routeId = 'over_capacity'
+      throw new HttpProblem('service_unavailable', {
+        detail: `This instance is handling ${config.maxInFlight} requests already; try again shortly.`,
+        headers: { 'Retry-After': 1 }
+      })
+    }
     next()
   })
 
@@ -160,6 +180,10 @@ async function readBody (req: AloftRequest, spec: NonNullable<RouteSpec['body']>
     })
   }
   return checked.value
+}
+
+function internalError (requestId: string): HttpProblem {
+  return new HttpProblem('internal_error', { detail: `Something failed inside aloft; quote request id ${requestId}.` })
 }
 
 function send (res: ServerResponse, reply: Reply, defaultStatus: number, serialize: Serializer): void {

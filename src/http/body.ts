@@ -1,7 +1,42 @@
-// Reads a JSON request body: media type, the route's size limit, well-formed JSON, finite numbers.
+// Reads a JSON request body: media type, the route's size limit, nesting depth, well-formed JSON,
+// finite numbers.
 import type { IncomingMessage } from 'node:http'
 import { isUtf8 } from 'node:buffer'
-import { HttpProblem } from './problem.js'
+import { HttpProblem, MAX_PROBLEM_ERRORS } from './problem.js'
+
+/**
+ * How deeply arrays and objects may nest. No request of the interface nests past 3; the limit is
+ * checked on the raw bytes before anything parses or walks the value, so no later recursion
+ * (validation, the non-finite check, rendering a problem) can run out of stack.
+ */
+export const MAX_JSON_DEPTH = 32
+
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const OPEN_ARRAY = 0x5b
+const OPEN_OBJECT = 0x7b
+const CLOSE_ARRAY = 0x5d
+const CLOSE_OBJECT = 0x7d
+
+/** Whether the JSON text nests arrays and objects deeper than `limit` (brackets in strings do not count). */
+export function nestsDeeperThan (bytes: Uint8Array, limit: number): boolean {
+  let depth = 0
+  let inString = false
+  for (let k = 0; k < bytes.length; k++) {
+    const b = bytes[k]
+    if (inString) {
+      if (b === BACKSLASH) k++ // the escaped byte cannot end the string
+      else if (b === QUOTE) inString = false
+    } else if (b === QUOTE) {
+      inString = true
+    } else if (b === OPEN_ARRAY || b === OPEN_OBJECT) {
+      if (++depth > limit) return true
+    } else if (b === CLOSE_ARRAY || b === CLOSE_OBJECT) {
+      depth--
+    }
+  }
+  return false
+}
 
 function isJsonMediaType (contentType: string): boolean {
   const [type, ...params] = contentType.split(';').map((s) => s.trim().toLowerCase())
@@ -71,6 +106,13 @@ export async function readJsonBody (req: IncomingMessage, limitBytes: number): P
   const bytes = await readLimited(req, limitBytes)
   if (bytes.length === 0) return undefined
   if (!isUtf8(bytes)) throw new HttpProblem('invalid_json', { detail: 'The body is not valid UTF-8.' })
+  if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) {
+    throw new HttpProblem('invalid_request', {
+      detail: `The body nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep.`,
+      errors: [{ loc: ['body'], msg: `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, type: 'too_deep',
+        ctx: { limit: MAX_JSON_DEPTH } }]
+    })
+  }
   // A leading byte-order mark is allowed and skipped (as a UTF-8 decoder does).
   const text = bytes.toString('utf8', hasBom(bytes) ? 3 : 0)
   let value: unknown
@@ -79,7 +121,8 @@ export async function readJsonBody (req: IncomingMessage, limitBytes: number): P
   } catch (err) {
     throw new HttpProblem('invalid_json', { detail: `The body is not well-formed JSON: ${(err as Error).message}` })
   }
-  const nonFinite = hasNonFinite(value) ? nonFinitePaths(value, ['body']) : []
+  const nonFinite: Array<Array<string | number>> = []
+  if (hasNonFinite(value)) nonFinitePaths(value, ['body'], nonFinite)
   if (nonFinite.length > 0) {
     throw new HttpProblem('invalid_request', {
       detail: 'A number in the body is too large to be represented.',
@@ -103,10 +146,18 @@ function hasNonFinite (value: unknown): boolean {
   return false
 }
 
-/** Where the non-finite numbers are (only called when there is one). */
-function nonFinitePaths (value: unknown, path: Array<string | number>): Array<Array<string | number>> {
-  if (typeof value === 'number') return Number.isFinite(value) ? [] : [path]
-  if (value === null || typeof value !== 'object') return []
-  if (Array.isArray(value)) return value.flatMap((v, i) => nonFinitePaths(v, [...path, i]))
-  return Object.entries(value).flatMap(([k, v]) => nonFinitePaths(v, [...path, k]))
+/**
+ * Where the non-finite numbers are, the first MAX_PROBLEM_ERRORS of them (only called when there
+ * is one). Recursion is bounded by MAX_JSON_DEPTH.
+ */
+function nonFinitePaths (value: unknown, path: Array<string | number>, out: Array<Array<string | number>>): void {
+  if (out.length >= MAX_PROBLEM_ERRORS) return
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) out.push(path)
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length && out.length < MAX_PROBLEM_ERRORS; i++) nonFinitePaths(value[i], [...path, i],
+      out)
+  } else if (value !== null && typeof value === 'object') {
+    for (const k in value) nonFinitePaths((value as Record<string, unknown>)[k], [...path, k], out)
+  }
 }

@@ -2,7 +2,7 @@
 // reads GFS data maps its errors through here.
 import { StoreUnavailableError } from '../accounts/store.js'
 import { SourceError } from '../source/index.js'
-import { UnusableUnitError } from '../field/index.js'
+import { PoolBusyError, UnusableUnitError } from '../field/index.js'
 import { ProfileError } from '../profile/service.js'
 import { HttpProblem, retryAfterSeconds, storeUnavailable } from './problem.js'
 
@@ -22,5 +22,10 @@ export function dataProblem (err: unknown): unknown {
   if (err instanceof ProfileError) return new HttpProblem(err.code, { detail: err.detail, coverage: err.coverage })
   if (err instanceof UnusableUnitError) return new HttpProblem(err.code, { detail: err.detail })
   if (err instanceof StoreUnavailableError) return storeUnavailable()
+  if (err instanceof PoolBusyError) {
+    return new HttpProblem('service_unavailable', {
+      detail: 'This instance\'s workers are saturated; try again shortly.', headers: { 'Retry-After': 1 }
+    })
+  }
   return err
 }

@@ -33,6 +33,51 @@ export function retryAfterSeconds (seconds: number): number {
   return Math.max(1, Math.ceil(seconds))
 }
 
+/** A problem lists at most this many validation failures (its detail says how many there were). */
+export const MAX_PROBLEM_ERRORS = 20
+/** Echoed strings (inputs, unknown property names) are cut to this many characters. */
+const MAX_ECHO_CHARS = 256
+/** An array or object input is echoed only when its JSON is about this small. */
+const MAX_ECHO_JSON = 512
+
+const cut = (s: string, n: number): string => s.length > n ? `${s.slice(0, n)}…` : s
+
+/**
+ * Whether a parsed JSON value would print in at most `budget` characters, found without printing
+ * it (a body may be megabytes). Depth is bounded by the body reader's nesting limit.
+ */
+function fitsIn (value: unknown, budget: number): number {
+  if (budget < 0) return budget
+  if (typeof value === 'string') return budget - value.length - 2
+  if (value === null || typeof value !== 'object') return budget - 8
+  let left = budget - 2
+  if (Array.isArray(value)) {
+    for (let k = 0; k < value.length && left >= 0; k++) left = fitsIn(value[k], left - 1)
+    return left
+  }
+  for (const key in value) {
+    if (left < 0) break
+    left = fitsIn((value as Record<string, unknown>)[key], left - key.length - 4)
+  }
+  return left
+}
+
+/**
+ * One validation failure as a problem shows it: location segments and string inputs cut short,
+ * a large array or object input left out and summarised in `ctx.input_omitted`.
+ */
+function boundedItem (item: ValidationErrorItem): ValidationErrorItem {
+  const loc = item.loc.map((seg) => typeof seg === 'string' ? cut(seg, MAX_ECHO_CHARS / 2) : seg)
+  const { input, ...rest } = item
+  if (typeof input === 'string') return { ...rest, loc, input: cut(input, MAX_ECHO_CHARS) }
+  if (input === null || typeof input !== 'object' || fitsIn(input, MAX_ECHO_JSON) >= 0) {
+    return 'input' in item ? { ...rest, loc, input } : { ...rest, loc }
+  }
+  const omitted = Array.isArray(input) ? `array of ${input.length} items` : `object of ${Object.keys(input).length} ` +
+    `properties`
+  return { ...rest, loc, ctx: { ...rest.ctx, input_omitted: omitted } }
+}
+
 export function problemBody (problem: HttpProblem, requestId: string): Problem {
   const { code, options } = problem
   const body: Problem = {
@@ -43,7 +88,7 @@ export function problemBody (problem: HttpProblem, requestId: string): Problem {
     request_id: requestId,
     detail: options.detail ?? null
   }
-  if (options.errors !== undefined) body.errors = options.errors
+  if (options.errors !== undefined) body.errors = options.errors.slice(0, MAX_PROBLEM_ERRORS).map(boundedItem)
   if (options.coverage !== undefined) body.coverage = options.coverage
   return body
 }

@@ -11,6 +11,13 @@ export interface HttpOptions {
   host: string
   /** How long close() waits for in-flight requests before closing their connections. */
   shutdownGraceMs: number
+  /** A client that has not sent its headers (or its whole request) in this time gets a 408 and is disconnected. */
+  headersTimeoutMs: number
+  requestTimeoutMs: number
+  /** An idle kept-alive connection is closed after this long. */
+  keepAliveTimeoutMs: number
+  /** Connections beyond this many are refused at once. */
+  maxConnections: number
 }
 
 export interface HttpServer {
@@ -22,7 +29,14 @@ export interface HttpServer {
 }
 
 export async function listen (app: App, options: HttpOptions, logger: Logger): Promise<HttpServer> {
-  const server = createServer({ keepAliveTimeout: 5000 }, app.handler)
+  const server = createServer({
+    headersTimeout: options.headersTimeoutMs,
+    requestTimeout: options.requestTimeoutMs,
+    keepAliveTimeout: options.keepAliveTimeoutMs,
+    // Node enforces the two timeouts above only when it checks its connections (every 30 s by default)
+    connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs)
+  }, app.handler)
+  server.maxConnections = options.maxConnections
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port, options.host, () => { server.off('error', reject); resolve() })

@@ -39,6 +39,7 @@ export class ProfileService {
   async profile (request: AtmosphereRequest, accountId: string): Promise<AtmosphereResponse> {
     const { source, field } = this.#options
     const time = new Date(request.time)
+    const deadline = source.deadline()
     const resolution = await source.resolve({
       latitude: request.latitude,
       longitude: request.longitude,
@@ -46,7 +47,7 @@ export class ProfileService {
       quality: request.quality ?? 'best_available',
       accountId
     })
-    const { unit } = await field.load(resolution, accountId)
+    const { unit } = await field.load(resolution, accountId, deadline)
     const point = gridPointIndex(unit.layout.grid, resolution.point.latitude, resolution.point.longitude)
     if (point === null) throw new UnusableUnitError('the source unit does not hold the requested grid point')
     const wanted = {

@@ -38,10 +38,19 @@ export class SourceError extends Error {
 /** What went wrong with one upstream request, before it becomes a SourceError. */
 export type FailureKind = 'missing' | 'throttled' | 'server' | 'timeout' | 'network' | 'unusable'
 
-/** Internal: one failed upstream request or response, classified for the outcome table. */
+/**
+ * Internal: one failed upstream request or response, classified for the outcome table. `detail`
+ * never names a host, URL or path (it may reach a caller); `where` does, and goes to the logs
+ * with `message`.
+ */
 export class UpstreamFailure extends Error {
   override readonly name = 'UpstreamFailure'
-  constructor (readonly kind: FailureKind, message: string, readonly retryAfterSeconds?: number) {
-    super(message)
+  readonly retryAfterSeconds?: number
+  readonly where?: string
+  constructor (readonly kind: FailureKind, readonly detail: string,
+    options: { where?: string, retryAfterSeconds?: number } = {}) {
+    super(options.where === undefined ? detail : `${options.where}: ${detail}`)
+    if (options.where !== undefined) this.where = options.where
+    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds
   }
 }

@@ -1,5 +1,6 @@
-// Fetch units: raw-cache first, then single-flight per unit key, a bounded queue of units, the
-// allowance charged before every attempt, and the upstream outcome table:
+// Fetch units: raw-cache first, then single flight per unit key (in this process, and across
+// instances through a lock in the shared Redis), a bounded queue of units, one deadline for every
+// wait, the allowance charged when an attempt's first request leaves, and the outcome table:
 //
 // | upstream answer                                        | outcome                                   |
 // |--------------------------------------------------------|-------------------------------------------|
@@ -8,7 +9,8 @@
 // | 429, 5xx, timeout, broken connection                   | retried with backoff, each retry charged; |
 // |                                                        | then 503 source_busy with Retry-After     |
 // | not GRIB2, truncated, lacks fields, other run or step  | 502 unusable_source_column                |
-// | fetch queue full                                       | 503 source_busy, nothing charged          |
+// | fetch queue full, or no data before the deadline       | 503 source_busy, nothing charged unless a |
+// |                                                        | request had left                          |
 // | allowance spent before an attempt                      | 429 daily_allowance_exhausted             |
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Counter, Gauge, type Registry } from 'prom-client'
@@ -18,6 +20,8 @@ import type { Adapter, FetchUnit, Origin } from './adapters/index.js'
 import { DiskCache, sha256Hex } from './disk-cache.js'
 import { SourceError, UpstreamFailure, type FailureKind } from './errors.js'
 import { isoTime } from './gfs.js'
+import type { Errand } from './http.js'
+import { LOCAL_LOCKS, type UnitLocks } from './unit-locks.js'
 import { verifyUnit } from './unit.js'
 
 /** One unit's bytes as they arrived, checked, with what provenance needs. */
@@ -50,6 +54,10 @@ export interface FetcherOptions {
   backoffMs?: number
   /** Retry-After when upstream gave none; default 30 s. */
   busyRetryAfterSeconds?: number
+  /** How long one request may wait for a unit in all; default 20 000 ms. */
+  deadlineMs?: number
+  /** How often a request waiting on another instance's fetch looks for its result; default 100 ms. */
+  pollMs?: number
 }
 
 export interface SourceMetrics {
@@ -92,28 +100,60 @@ export function sourceMetrics (registry: Registry): SourceMetrics {
   }
 }
 
+/** A lock outlives the deadline of the fetch holding it by this much. */
+const LOCK_MARGIN_MS = 5_000
+
+/** Why a waiter gave up: the deadline passed. */
+function pastDeadline (deadlineMs: number): SourceError {
+  return new SourceError('source_busy', {
+    detail: `no upstream data within the ${Math.round(deadlineMs / 1000)} s this instance waits; try again shortly`,
+    retryAfterSeconds: 5
+  })
+}
+
+/** `promise`, or a rejection with `onExpire()` at `deadline` (epoch ms), whichever comes first. */
+export async function beforeDeadline<T> (promise: Promise<T>, deadline: number, onExpire: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(onExpire()), Math.max(0, deadline - Date.now()))
+  })
+  try {
+    return await Promise.race([promise, expired])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+interface Waiter { resolve: () => void, reject: (err: Error) => void }
+
 export class Fetcher {
   private readonly inflight = new Map<string, Promise<FetchedUnit>>()
   private active = 0
-  private readonly waiting: Array<() => void> = []
+  private readonly waiting: Waiter[] = []
   private readonly concurrency: number
   private readonly maxQueue: number
   private readonly retries: number
   private readonly backoffMs: number
   private readonly busyRetryAfter: number
+  /** How long one request may wait for a unit in all. */
+  readonly deadlineMs: number
+  private readonly pollMs: number
 
   constructor (
     private readonly adapter: Adapter,
     private readonly store: AccountStore,
     private readonly disk: DiskCache,
     private readonly metrics: SourceMetrics,
-    options: FetcherOptions = {}
+    options: FetcherOptions = {},
+    private readonly locks: UnitLocks = LOCAL_LOCKS
   ) {
     this.concurrency = options.concurrency ?? 4
     this.maxQueue = options.maxQueue ?? 32
     this.retries = options.retries ?? 2
     this.backoffMs = options.backoffMs ?? 1000
     this.busyRetryAfter = options.busyRetryAfterSeconds ?? 30
+    this.deadlineMs = options.deadlineMs ?? 20_000
+    this.pollMs = options.pollMs ?? 100
   }
 
   /** Units downloading now and waiting for a slot. */
@@ -122,64 +162,134 @@ export class Fetcher {
   }
 
   /**
-   * The unit's bytes: from the raw cache, by joining a fetch already running for the same key,
-   * or by a new fetch charged to `accountId`. Throws SourceError, or UpstreamFailure('missing').
+   * The unit's bytes: from the raw cache, by joining a fetch already running for the same key
+   * (here or on another instance), or by a new fetch charged to `accountId`. Gives up at
+   * `deadline` (epoch ms) with source_busy; a fetch it joined goes on for the others. Throws
+   * SourceError, or UpstreamFailure('missing').
    */
-  async fetch (unit: FetchUnit, accountId: string): Promise<FetchedUnit> {
+  async fetch (unit: FetchUnit, accountId: string, deadline: number): Promise<FetchedUnit> {
     for (;;) {
       let running = this.inflight.get(unit.key)
+      const own = running === undefined
       if (running === undefined) {
         running = this.load(unit, accountId).finally(() => this.inflight.delete(unit.key))
         this.inflight.set(unit.key, running)
-        return await running
       }
       try {
-        return await running
+        return await beforeDeadline(running, deadline, () => pastDeadline(this.deadlineMs))
       } catch (err) {
         // the fetch we joined was refused for another account's allowance: try on our own
-        if (err instanceof SourceError && err.code === 'daily_allowance_exhausted' && err.accountId !== accountId) {
-          continue
-        }
+        const othersAllowance = err instanceof SourceError && err.code === 'daily_allowance_exhausted' &&
+          err.accountId !== accountId
+        if (!own && othersAllowance) continue
         throw err
       }
     }
   }
 
+  /** One load of a unit, bounded by its own deadline from now (waiters may give up sooner). */
   private async load (unit: FetchUnit, accountId: string): Promise<FetchedUnit> {
-    const cached = await this.disk.get(unit.key)
-    if (cached !== null) {
-      this.metrics.rawCache.inc({ result: 'hit' })
-      return {
-        unitKey: unit.key,
-        run: new Date(unit.run),
-        step: unit.step,
-        origin: unit.origin,
-        url: cached.record.url,
-        bytes: cached.bytes,
-        sha256: cached.record.sha256,
-        retrievedAt: new Date(cached.record.retrievedAt),
-        fields: verifyUnit(cached.bytes, unit),
-        fromCache: true
-      }
-    }
+    const deadline = Date.now() + this.deadlineMs
+    const cached = await this.fromDisk(unit)
+    if (cached !== null) return cached
     this.metrics.rawCache.inc({ result: 'miss' })
-    await this.acquire()
+    for (;;) {
+      if (await this.locks.acquire(unit.key, this.deadlineMs + LOCK_MARGIN_MS)) {
+        try {
+          // another instance may have landed it between our look at the cache and the lock
+          return await this.fromDisk(unit) ?? await this.download(unit, accountId, deadline)
+        } finally {
+          await this.locks.release(unit.key)
+        }
+      }
+      const landed = await this.waitForOther(unit, deadline)
+      if (landed !== null) return landed
+      // the holder gave up or died without a result: try to take the fetch over
+    }
+  }
+
+  /** The unit from the raw cache, or null. */
+  private async fromDisk (unit: FetchUnit): Promise<FetchedUnit | null> {
+    const cached = await this.disk.get(unit.key)
+    if (cached === null) return null
+    this.metrics.rawCache.inc({ result: 'hit' })
+    return {
+      unitKey: unit.key,
+      run: new Date(unit.run),
+      step: unit.step,
+      origin: unit.origin,
+      url: cached.record.url,
+      bytes: cached.bytes,
+      sha256: cached.record.sha256,
+      retrievedAt: new Date(cached.record.retrievedAt),
+      fields: verifyUnit(cached.bytes, unit),
+      fromCache: true
+    }
+  }
+
+  /**
+   * Another instance holds the unit's lock: look for its result in the shared cache until it lands
+   * (the result), the lock goes without one (null), or the deadline passes (source_busy).
+   */
+  private async waitForOther (unit: FetchUnit, deadline: number): Promise<FetchedUnit | null> {
+    for (;;) {
+      if (Date.now() + this.pollMs > deadline) throw pastDeadline(this.deadlineMs)
+      await sleep(this.pollMs)
+      const landed = await this.fromDisk(unit)
+      if (landed !== null) return landed
+      if (!(await this.locks.held(unit.key))) return await this.fromDisk(unit)
+    }
+  }
+
+  /** Fetches the unit (in a slot of the bounded queue) and keeps it in the raw cache. */
+  private async download (unit: FetchUnit, accountId: string, deadline: number): Promise<FetchedUnit> {
+    await this.acquire(deadline)
     try {
-      const { bytes, fields } = await this.attempts(unit, accountId)
+      const { bytes, fields } = await this.attempts(unit, accountId, deadline)
       const retrievedAt = new Date()
       const sha256 = sha256Hex(bytes)
       const url = this.adapter.locate(unit)
-      await this.disk.put(unit.key, bytes,
-        { unitKey: unit.key, sha256, retrievedAt: retrievedAt.toISOString(), url, bytes: bytes.length })
-      return { unitKey: unit.key, run: new Date(unit.run), step: unit.step, origin: unit.origin, url, bytes, sha256,
-        retrievedAt, fields, fromCache: false }
+      const record = { unitKey: unit.key, sha256, retrievedAt: retrievedAt.toISOString(), url, bytes: bytes.length }
+      await this.disk.put(unit.key, bytes, record)
+      const { key: unitKey, run, step, origin } = unit
+      return { unitKey, run: new Date(run), step, origin, url, bytes, sha256, retrievedAt, fields, fromCache: false }
     } finally {
       this.release()
     }
   }
 
-  private async attempts (unit: FetchUnit, accountId: string): Promise<{ bytes: Uint8Array, fields: GribField[] }> {
+  private async attempts (
+    unit: FetchUnit, accountId: string, deadline: number
+  ): Promise<{ bytes: Uint8Array, fields: GribField[] }> {
     for (let attempt = 0; ; attempt++) {
+      try {
+        const bytes = await this.adapter.download(unit, this.errand(unit, accountId, deadline))
+        return { bytes, fields: verifyUnit(bytes, unit) }
+      } catch (err) {
+        if (!(err instanceof UpstreamFailure)) throw err
+        this.metrics.failures.inc({ kind: err.kind })
+        if (err.kind === 'missing') throw err
+        if (err.kind === 'unusable') {
+          throw new SourceError('unusable_source_column',
+            { detail: `run ${isoTime(unit.run)} step ${unit.step} h: ${err.detail}` })
+        }
+        const backoff = this.backoffMs * 2 ** attempt
+        if (attempt >= this.retries || Date.now() + backoff >= deadline) {
+          throw new SourceError('source_busy', {
+            detail: `upstream failed ${attempt + 1} time(s) for run ${isoTime(unit.run)} step ${unit.step} h ` +
+              `(last: ${kindText(err.kind)})`,
+            retryAfterSeconds: err.retryAfterSeconds ?? this.busyRetryAfter
+          })
+        }
+        await sleep(backoff)
+      }
+    }
+  }
+
+  /** One attempt's errand: its deadline, and one charge to `accountId` when its first request leaves. */
+  private errand (unit: FetchUnit, accountId: string, deadline: number): Errand {
+    let charged: Promise<void> | undefined
+    const charge = async (): Promise<void> => {
       const reservation = await this.store.reserve(accountId)
       if (!reservation.ok) {
         throw new SourceError('daily_allowance_exhausted', {
@@ -190,30 +300,12 @@ export class Fetcher {
         })
       }
       this.metrics.attempts.inc({ origin: unit.origin })
-      try {
-        const bytes = await this.adapter.download(unit)
-        return { bytes, fields: verifyUnit(bytes, unit) }
-      } catch (err) {
-        if (!(err instanceof UpstreamFailure)) throw err
-        this.metrics.failures.inc({ kind: err.kind })
-        if (err.kind === 'missing') throw err
-        if (err.kind === 'unusable') {
-          throw new SourceError('unusable_source_column',
-            { detail: `run ${isoTime(unit.run)} step ${unit.step} h: ${err.message}` })
-        }
-        if (attempt >= this.retries) {
-          throw new SourceError('source_busy', {
-            detail: `upstream failed ${attempt + 1} time(s) for run ${isoTime(unit.run)} step ${unit.step} h (last: ` +
-              `${kindText(err.kind)})`,
-            retryAfterSeconds: err.retryAfterSeconds ?? this.busyRetryAfter
-          })
-        }
-        await sleep(this.backoffMs * 2 ** attempt)
-      }
     }
+    return { deadline, charge: async () => { await (charged ??= charge()) } }
   }
 
-  private async acquire (): Promise<void> {
+  /** A download slot; source_busy when the queue is full or the deadline passes while waiting. */
+  private async acquire (deadline: number): Promise<void> {
     if (this.active < this.concurrency) { this.active++; return }
     if (this.waiting.length >= this.maxQueue) {
       this.metrics.failures.inc({ kind: 'queue_full' })
@@ -222,16 +314,26 @@ export class Fetcher {
         retryAfterSeconds: Math.max(1, Math.ceil(this.busyRetryAfter / 6))
       })
     }
-    const turn = new Promise<void>((resolve) => this.waiting.push(resolve))
+    let waiter: Waiter | undefined
+    const turn = new Promise<void>((resolve, reject) => { waiter = { resolve, reject } })
+    this.waiting.push(waiter!)
     this.metrics.queueDepth.set(this.waiting.length)
-    await turn
+    try {
+      await beforeDeadline(turn, deadline, () => pastDeadline(this.deadlineMs))
+    } catch (err) {
+      const k = this.waiting.indexOf(waiter!)
+      if (k >= 0) this.waiting.splice(k, 1)
+      else this.release() // the slot reached us as the deadline passed: hand it on
+      this.metrics.queueDepth.set(this.waiting.length)
+      throw err
+    }
   }
 
   private release (): void {
     const next = this.waiting.shift()
     this.metrics.queueDepth.set(this.waiting.length)
     if (next === undefined) this.active--
-    else next() // the slot passes straight to the next unit
+    else next.resolve() // the slot passes straight to the next unit
   }
 }
 

@@ -24,48 +24,89 @@ function retryAfter (value: string | null): number | undefined {
 }
 
 /**
- * GET `url` (a byte range of it when given). 404/403 → missing; 429 → throttled; 5xx → server;
- * no answer in time → timeout; a broken connection → network; anything else not 2xx → unusable.
+ * What one unit's download carries into each of its requests: the deadline no request may outlive,
+ * and the allowance charge, made when the first request actually leaves for the upstream (never
+ * for requests that gave up while waiting in the limiter).
  */
-export async function httpGet (url: string, options: HttpOptions, range?: ByteRange): Promise<Uint8Array> {
+export interface Errand {
+  /** Epoch ms. */
+  deadline: number
+  /** Charges the attempt once (later calls resolve at once); rejects when the allowance is spent. */
+  charge: () => Promise<void>
+}
+
+/** Discovery (listings, probes): free, bounded only by the request timeout. */
+function freeErrand (options: HttpOptions): Errand {
+  return { deadline: Date.now() + options.timeoutMs, charge: async () => {} }
+}
+
+type Outcome = { ok: true, bytes: Uint8Array } | { ok: false, err: unknown }
+
+/**
+ * GET `url` (a byte range of it when given) through the limiter. 404/403 → missing; 429 →
+ * throttled; 5xx → server; no answer in time (or the errand's deadline passed while waiting) →
+ * timeout; a broken connection → network; anything else not 2xx → unusable. Errors of the errand's
+ * charge (allowance spent, store down) pass through as they are.
+ */
+export async function httpGet (
+  url: string, options: HttpOptions, range?: ByteRange, errand?: Errand
+): Promise<Uint8Array> {
+  const job = errand ?? freeErrand(options)
+  let outcome: Outcome
   try {
-    return await options.throttle.schedule(async () => await get(url, options, range))
+    // The job's own errors come back as a value: only a rejection of schedule() is the limiter's.
+    outcome = await options.throttle.schedule(async (): Promise<Outcome> => {
+      try {
+        const left = job.deadline - Date.now()
+        if (left <= 0) {
+          throw new UpstreamFailure('timeout', 'the deadline passed while waiting for the upstream limiter')
+        }
+        await job.charge()
+        return { ok: true, bytes: await get(url, options, range, Math.min(options.timeoutMs, left)) }
+      } catch (err) {
+        return { ok: false, err }
+      }
+    }, options.timeoutMs)
   } catch (err) {
-    if (err instanceof UpstreamFailure) throw err
     // the limiter itself failed (its Redis is unreachable): as good as no connection upstream
     throw new UpstreamFailure('network', `upstream limiter unavailable: ${(err as Error).message}`)
   }
+  if (!outcome.ok) throw outcome.err
+  return outcome.bytes
 }
 
-async function get (url: string, options: HttpOptions, range?: ByteRange): Promise<Uint8Array> {
+async function get (
+  url: string, options: HttpOptions, range: ByteRange | undefined, timeoutMs: number
+): Promise<Uint8Array> {
   const headers: Record<string, string> = { 'user-agent': options.userAgent ?? 'aloft (GFS profile service)' }
   if (range !== undefined) headers.range = `bytes=${range.start}-${range.end ?? ''}`
+  const where = url
   let res: Response
   let body: ArrayBuffer
   try {
-    res = await fetch(url, { headers, signal: AbortSignal.timeout(options.timeoutMs), redirect: 'follow' })
+    res = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' })
     body = await res.arrayBuffer()
   } catch (err) {
     const e = err as Error
     if (e.name === 'TimeoutError' || e.name === 'AbortError') {
-      throw new UpstreamFailure('timeout', `no complete answer within ${options.timeoutMs} ms from ${url}`)
+      throw new UpstreamFailure('timeout', `no complete answer within ${timeoutMs} ms`, { where })
     }
-    throw new UpstreamFailure('network', `connection to ${url} failed: ${e.message}`)
+    throw new UpstreamFailure('network', `the connection failed: ${e.message}`, { where })
   }
   const s = res.status
-  if (s === 404 || s === 403) throw new UpstreamFailure('missing', `${url} answered ${s}`)
-  if (s === 429) {
-    throw new UpstreamFailure('throttled', `${url} answered 429`, retryAfter(res.headers.get('retry-after')))
+  if (s === 404 || s === 403) throw new UpstreamFailure('missing', `upstream answered ${s}`, { where })
+  if (s === 429 || s >= 500) {
+    throw new UpstreamFailure(s === 429 ? 'throttled' : 'server', `upstream answered ${s}`,
+      { where, retryAfterSeconds: retryAfter(res.headers.get('retry-after')) })
   }
-  if (s >= 500) throw new UpstreamFailure('server', `${url} answered ${s}`, retryAfter(res.headers.get('retry-after')))
-  if (s !== 200 && s !== 206) throw new UpstreamFailure('unusable', `${url} answered ${s}`)
+  if (s !== 200 && s !== 206) throw new UpstreamFailure('unusable', `upstream answered ${s}`, { where })
   let bytes = new Uint8Array(body)
   if (range !== undefined && s === 200) {
     // a server that ignores Range sends the whole object: cut the range out ourselves
     bytes = bytes.subarray(range.start, range.end === null ? undefined : range.end + 1)
   }
   if (range !== undefined && range.end !== null && bytes.length !== range.end - range.start + 1) {
-    throw new UpstreamFailure('unusable', `${url} bytes ${range.start}-${range.end}: got ${bytes.length} bytes`)
+    throw new UpstreamFailure('unusable', `bytes ${range.start}-${range.end}: got ${bytes.length} bytes`, { where })
   }
   return bytes
 }

@@ -26,8 +26,11 @@ import type { FetcherOptions } from './fetcher.js'
 import type { HttpOptions } from './http.js'
 import { Source, type SourceLogger } from './source.js'
 import { Throttle } from './throttle.js'
+import { RedisUnitLocks } from './unit-locks.js'
+import { Redis } from 'ioredis'
 
 export { SourceError, type SourceErrorCode } from './errors.js'
+export { beforeDeadline } from './fetcher.js'
 export { Source } from './source.js'
 export type { Quality, ResolveRequest, Resolution, SourceDescription, SourceLogger, SourcePoint } from './source.js'
 export type { FetchedUnit } from './fetcher.js'
@@ -62,6 +65,8 @@ export interface SourceOptions {
   upstreamIntervalMs?: number
   /** Timeout of one upstream HTTP request; default 30 000 ms. */
   requestTimeoutMs?: number
+  /** How long a request may wait for a unit in all (queue, single flight, requests, retries); default 20 000 ms. */
+  fetchDeadlineMs?: number
   fetch?: FetcherOptions
   catalog?: { refreshMs?: number, missingMs?: number, maxStepHours?: number }
   /** noaa only: other base URLs (tests point them at the local upstream). */
@@ -96,8 +101,23 @@ export function createSource (options: SourceOptions): Source {
   } else {
     adapter = new DirectoryAdapter(s.location)
   }
+  // With a shared Redis, instances fetch each unit once between them (one lock per unit).
+  const lockClient = options.redisUrl === undefined
+    ? null
+    : new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 1000 })
+  lockClient?.on('error', () => {}) // reported through onUnreachable when a lock is asked for
+  let lockWarned = 0
+  const locks = lockClient === null
+    ? undefined
+    : new RedisUnitLocks(lockClient, options.redisPrefix ?? 'aloft:', (err) => {
+      if (Date.now() - lockWarned < 60_000) return
+      lockWarned = Date.now()
+      options.logger.warn(`unit locks unavailable, fetching without them: ${(err as Error).message}`)
+    })
   return new Source({
     adapter,
+    locks,
+    closeLocks: async () => { lockClient?.disconnect() },
     store: options.store,
     cacheDir: options.cacheDir,
     registry: options.registry,
@@ -105,7 +125,7 @@ export function createSource (options: SourceOptions): Source {
     throttle,
     maxTimeOffsetHours: options.maxTimeOffsetHours ?? 3,
     isCached: options.isCached,
-    fetcher: options.fetch,
+    fetcher: { deadlineMs: options.fetchDeadlineMs, ...options.fetch },
     catalog: options.catalog
   })
 }

@@ -10,6 +10,7 @@ import { Fetcher, sourceMetrics, type FetchedUnit, type FetcherOptions } from '.
 import { HOUR_MS, isoTime, validTime, type RunStep } from './gfs.js'
 import type { Throttle } from './throttle.js'
 import { columnLevels } from './unit.js'
+import type { UnitLocks } from './unit-locks.js'
 
 export type Quality = 'best_available' | 'immediate'
 
@@ -75,6 +76,9 @@ export interface SourceInternals {
   isCached?: (unitKey: string) => boolean
   fetcher?: FetcherOptions
   catalog?: { refreshMs?: number, missingMs?: number, maxStepHours?: number }
+  /** Unit locks shared with other instances (none: this process alone). */
+  locks?: UnitLocks
+  closeLocks?: () => Promise<void>
 }
 
 export class Source {
@@ -89,6 +93,7 @@ export class Source {
   private readonly maxStepHours: number
   private isCachedByCaller: (unitKey: string) => boolean
   private levelsSeen: number[] | null = null
+  private readonly closeLocks: () => Promise<void>
 
   constructor (o: SourceInternals) {
     this.adapter = o.adapter
@@ -100,7 +105,8 @@ export class Source {
     this.isCachedByCaller = o.isCached ?? (() => false)
     this.disk = new DiskCache(o.cacheDir)
     this.catalog = new Catalog(this.adapter, o.catalog)
-    this.fetcher = new Fetcher(this.adapter, o.store, this.disk, sourceMetrics(o.registry), o.fetcher)
+    this.fetcher = new Fetcher(this.adapter, o.store, this.disk, sourceMetrics(o.registry), o.fetcher, o.locks)
+    this.closeLocks = o.closeLocks ?? (async () => {})
   }
 
   get kind (): Adapter['kind'] { return this.adapter.kind }
@@ -227,13 +233,15 @@ export class Source {
    * The resolved unit's bytes. When upstream turns out not to have it, the (run, step) is
    * remembered as missing, the catalog refreshed and the request resolved again, so the result
    * may be another unit (see its `unitKey`, `run`, `step`). With noaa, a unit one upstream
-   * fails to give is tried from the other.
+   * fails to give is tried from the other. Everything it waits for ends by `deadline` (epoch ms;
+   * default: this source's fetch deadline from now), else source_busy.
    */
-  async fetch (resolution: Resolution, options: { accountId: string }): Promise<FetchedUnit> {
+  async fetch (resolution: Resolution, options: { accountId: string, deadline?: number }): Promise<FetchedUnit> {
+    const deadline = options.deadline ?? this.deadline()
     let current = resolution
     for (let round = 0; ; round++) {
       try {
-        return await this.fetchUnit(current.unit, options.accountId)
+        return await this.fetchUnit(current.unit, options.accountId, deadline)
       } catch (err) {
         if (!(err instanceof UpstreamFailure && err.kind === 'missing')) throw err
         this.catalog.markMissing(current.unit)
@@ -248,27 +256,33 @@ export class Source {
     }
   }
 
-  async close (): Promise<void> {
-    await this.throttle.close()
+  /** The deadline of a request for data that starts now (epoch ms). */
+  deadline (): number {
+    return Date.now() + this.fetcher.deadlineMs
   }
 
-  private async fetchUnit (unit: FetchUnit, accountId: string): Promise<FetchedUnit> {
-    const got = await this.fetchOrAlternate(unit, accountId)
+  async close (): Promise<void> {
+    await this.throttle.close()
+    await this.closeLocks()
+  }
+
+  private async fetchUnit (unit: FetchUnit, accountId: string, deadline: number): Promise<FetchedUnit> {
+    const got = await this.fetchOrAlternate(unit, accountId, deadline)
     // the filter and a bucket without .idx only tell their levels once a unit has arrived
     this.levelsSeen ??= columnLevels(got.fields)
     return got
   }
 
-  private async fetchOrAlternate (unit: FetchUnit, accountId: string): Promise<FetchedUnit> {
+  private async fetchOrAlternate (unit: FetchUnit, accountId: string, deadline: number): Promise<FetchedUnit> {
     try {
-      return await this.fetcher.fetch(unit, accountId)
+      return await this.fetcher.fetch(unit, accountId, deadline)
     } catch (err) {
       const retryable = (err instanceof UpstreamFailure && err.kind === 'missing') ||
         (err instanceof SourceError && err.code === 'source_busy')
       if (unit.alternate === undefined || !retryable) throw err
       this.logger.warn(`${unit.origin} failed for run ${isoTime(unit.run)} step ${unit.step} h ` +
         `(${(err as Error).message}); trying ${unit.alternate.origin}`)
-      return await this.fetcher.fetch(unit.alternate, accountId)
+      return await this.fetcher.fetch(unit.alternate, accountId, deadline)
     }
   }
 

@@ -4,6 +4,9 @@
 import Bottleneck from 'bottleneck'
 import { Redis } from 'ioredis'
 
+/** A job's slot outlives its own timeout by this much before the limiter reclaims it. */
+const JOB_EXPIRATION_MARGIN_MS = 1000
+
 export interface ThrottleOptions {
   /** Upstream requests in flight at once (per cluster); default 4. */
   maxConcurrent?: number
@@ -56,8 +59,13 @@ export class Throttle {
     await this.limiter.ready()
   }
 
-  async schedule<T> (fn: () => Promise<T>): Promise<T> {
-    return await this.limiter.schedule(fn)
+  /**
+   * Runs `fn` when the limits allow. `timeoutMs` bounds the job: past it (plus a margin) the
+   * limiter forgets the job's slot even if its end was never recorded — in a cluster that is
+   * what frees slots whose `done` was lost with a Redis restart.
+   */
+  async schedule<T> (fn: () => Promise<T>, timeoutMs: number): Promise<T> {
+    return await this.limiter.schedule({ expiration: timeoutMs + JOB_EXPIRATION_MARGIN_MS }, fn)
   }
 
   async close (): Promise<void> {

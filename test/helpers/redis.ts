@@ -102,14 +102,24 @@ export interface SpawnedRedis {
   stop (): Promise<void>
 }
 
+export interface SpawnOptions {
+  /** Keep data in this directory (append-only file, fsync on every write), so a restart keeps it. */
+  persistDir?: string
+  /** Extra redis-server arguments. */
+  args?: string[]
+}
+
 /**
- * Starts a private redis-server (no persistence) on `port` or a free one and waits until it
- * answers. Pass the port of a stopped server to bring it back at the same address.
+ * Starts a private redis-server (no persistence unless asked) on `port` or a free one and waits
+ * until it answers. Pass the port (and directory) of a stopped server to bring it back.
  */
-export async function spawnRedis (port?: number): Promise<SpawnedRedis> {
+export async function spawnRedis (port?: number, options: SpawnOptions = {}): Promise<SpawnedRedis> {
   const p = port ?? await freePort()
+  const persistence = options.persistDir === undefined
+    ? ['--save', '', '--appendonly', 'no']
+    : ['--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', options.persistDir]
   const child: ChildProcess = spawn('redis-server',
-    ['--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' })
+    ['--port', String(p), '--bind', '127.0.0.1', ...persistence, ...(options.args ?? [])], { stdio: 'ignore' })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const failed = new Promise<never>((_resolve, reject) => child.once('error', reject))
   const url = `redis://127.0.0.1:${p}`

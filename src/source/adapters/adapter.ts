@@ -5,6 +5,7 @@ import { scanMessages, type GribField, type GridPoint, type IdxEntry, type LatLo
 import type { Discovery } from '../catalog.js'
 import { UpstreamFailure } from '../errors.js'
 import { FILE_NAME, fileUnitKey, runFromText, type RunStep, type Tile } from '../gfs.js'
+import type { Errand } from '../http.js'
 import { cutMessages, isNotPresentPage, selectIdx } from '../unit.js'
 
 export type Origin = 'mirror' | 'bucket' | 'filter'
@@ -33,8 +34,11 @@ export interface Adapter extends Discovery {
   /** Isobaric levels (Pa) with a full column, when known. */
   levels (): number[] | null
   unitFor (rs: HeldRunStep, point: GridPoint): FetchUnit
-  /** The unit's raw bytes, unverified. Throws UpstreamFailure. */
-  download (unit: FetchUnit): Promise<Uint8Array>
+  /**
+   * The unit's raw bytes, unverified. Every request goes out under the errand: its deadline, and
+   * its charge made before the first request leaves. Throws UpstreamFailure.
+   */
+  download (unit: FetchUnit, errand: Errand): Promise<Uint8Array>
   /** The URL (or path) a unit comes from, for logs and provenance. */
   locate (unit: FetchUnit): string
 }
@@ -71,7 +75,7 @@ export async function probeNewest (
       }
     }
   }
-  throw last ?? new UpstreamFailure('missing', `the mirror ${where} holds no GFS file`)
+  throw last ?? new UpstreamFailure('missing', 'the mirror holds no GFS file', { where })
 }
 
 export function entriesOf (day: string, cycle: string, names: Iterable<string>): RunStep[] {

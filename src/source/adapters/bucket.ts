@@ -3,7 +3,7 @@
 import { parseIdx, type IdxEntry, type LatLonGrid } from '../../grib/index.js'
 import { UpstreamFailure } from '../errors.js'
 import { GLOBAL_0P25, bucketKey, parseBucketKey, type RunStep } from '../gfs.js'
-import { httpGet, httpText, joinUrl, type HttpOptions } from '../http.js'
+import { httpGet, httpText, joinUrl, type Errand, type HttpOptions } from '../http.js'
 import { MAX_RANGE_GAP, bridge, coalesce, extract, isNotPresentPage, selectIdx } from '../unit.js'
 import {
   fileUnit, firstGrid, levelsFromIdx, messageLength, probeNewest, wholeFile, type Adapter, type FetchUnit
@@ -25,7 +25,7 @@ export async function listObjects (
     const xml = await httpText(url, http)
     // a listing cut short would silently hide runs: refuse it
     if (!/<\/ListBucketResult>\s*$/.test(xml)) {
-      throw new UpstreamFailure('server', `${url}: incomplete ListObjectsV2 answer`)
+      throw new UpstreamFailure('server', 'incomplete ListObjectsV2 answer', { where: url })
     }
     for (const m of xml.matchAll(/<Contents>[\s\S]*?<Key>([^<]*)<\/Key>[\s\S]*?<\/Contents>/g)) keys.push(unxml(m[1]))
     for (const m of xml.matchAll(/<CommonPrefixes>\s*<Prefix>([^<]*)<\/Prefix>\s*<\/CommonPrefixes>/g)) {
@@ -34,7 +34,9 @@ export async function listObjects (
     token = /<IsTruncated>true<\/IsTruncated>/.test(xml)
       ? unxml(/<NextContinuationToken>([^<]*)<\/NextContinuationToken>/.exec(xml)?.[1] ?? '')
       : null
-    if (token === '') throw new UpstreamFailure('unusable', `${url}: truncated listing without a continuation token`)
+    if (token === '') {
+      throw new UpstreamFailure('unusable', 'truncated listing without a continuation token', { where: url })
+    }
   } while (token !== null)
   return { keys, prefixes }
 }
@@ -77,25 +79,30 @@ export class BucketAdapter implements Adapter {
 
   locate (unit: FetchUnit): string { return joinUrl(this.base, bucketKey(unit)) }
 
-  async download (unit: FetchUnit): Promise<Uint8Array> {
+  async download (unit: FetchUnit, errand: Errand): Promise<Uint8Array> {
     const url = this.locate(unit)
-    const idx = await this.idx(url)
-    if (idx === null) return wholeFile(await httpGet(url, this.http))
+    const idx = await this.idx(url, errand)
+    if (idx === null) return wholeFile(await httpGet(url, this.http, undefined, errand))
     this.known ??= levelsFromIdx(idx)
     const spans = bridge(coalesce(selectIdx(idx)), MAX_RANGE_GAP)
-    if (spans.length === 0) throw new UpstreamFailure('unusable', `${url}.idx lists none of the fields a profile needs`)
-    return extract(spans, await Promise.all(spans.map(async (span) => await httpGet(url, this.http, span.range))))
+    if (spans.length === 0) {
+      throw new UpstreamFailure('unusable', 'the .idx lists none of the fields a profile needs',
+        { where: url + '.idx' })
+    }
+    return extract(spans,
+      await Promise.all(spans.map(async (span) => await httpGet(url, this.http, span.range, errand))))
   }
 
-  private async idx (url: string): Promise<IdxEntry[] | null> {
+  /** The file's `.idx`; null when there is none. Part of a download's errand, or free discovery. */
+  private async idx (url: string, errand?: Errand): Promise<IdxEntry[] | null> {
     try {
-      const bytes = await httpGet(url + '.idx', this.http)
+      const bytes = await httpGet(url + '.idx', this.http, undefined, errand)
       if (isNotPresentPage(bytes)) return null
       return parseIdx(new TextDecoder().decode(bytes))
     } catch (err) {
       if (err instanceof UpstreamFailure && err.kind === 'missing') return null
       if (err instanceof Error && err.name === 'GribError') {
-        throw new UpstreamFailure('unusable', `${url}.idx: ${err.message}`)
+        throw new UpstreamFailure('unusable', `the .idx: ${err.message}`, { where: url + '.idx' })
       }
       throw err
     }

@@ -4,6 +4,7 @@ import { open, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseIdx, type LatLonGrid } from '../../grib/index.js'
 import { UpstreamFailure } from '../errors.js'
+import type { Errand } from '../http.js'
 import { bucketKey, type RunStep } from '../gfs.js'
 import { MAX_RANGE_GAP, bridge, coalesce, columnLevels, extract, selectIdx } from '../unit.js'
 import {
@@ -41,8 +42,11 @@ export class DirectoryAdapter implements Adapter {
 
   locate (unit: FetchUnit): string { return join(this.root, bucketKey(unit)) }
 
-  async download (unit: FetchUnit): Promise<Uint8Array> {
+  async download (unit: FetchUnit, errand: Errand): Promise<Uint8Array> {
     const path = this.locate(unit)
+    // a local mirror is read at once: the attempt is charged as it starts
+    if (Date.now() > errand.deadline) throw new UpstreamFailure('timeout', 'the deadline passed before the read')
+    await errand.charge()
     const idx = await this.read(path + '.idx').catch((err) => {
       if (err instanceof UpstreamFailure && err.kind === 'missing') return null
       throw err
@@ -50,7 +54,7 @@ export class DirectoryAdapter implements Adapter {
     if (idx === null) return wholeFile(await this.read(path))
     const spans = bridge(coalesce(selectIdx(parseIdx(new TextDecoder().decode(idx)))), MAX_RANGE_GAP)
     const handle = await open(path).catch(() => {
-      throw new UpstreamFailure('missing', `${path} is not in the mirror`)
+      throw new UpstreamFailure('missing', 'the file is not in the mirror', { where: path })
     })
     try {
       const size = (await handle.stat()).size
@@ -60,8 +64,8 @@ export class DirectoryAdapter implements Adapter {
         const buf = new Uint8Array(end - r.start + 1)
         const { bytesRead } = await handle.read(buf, 0, buf.length, r.start)
         if (bytesRead !== buf.length) {
-          throw new UpstreamFailure('unusable',
-            `${path}: .idx range ${r.start}-${end} runs past the file's ${size} bytes`)
+          throw new UpstreamFailure('unusable', `.idx range ${r.start}-${end} runs past the file's ${size} bytes`,
+            { where: path })
         }
         parts.push(buf)
       }
@@ -96,7 +100,7 @@ export class DirectoryAdapter implements Adapter {
       return new Uint8Array(await readFile(path))
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-        throw new UpstreamFailure('missing', `${path} is not in the mirror`)
+        throw new UpstreamFailure('missing', 'the file is not in the mirror', { where: path })
       }
       throw err
     }

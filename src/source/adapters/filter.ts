@@ -3,7 +3,7 @@
 import type { GridPoint, LatLonGrid } from '../../grib/index.js'
 import { UpstreamFailure } from '../errors.js'
 import { GLOBAL_0P25, filterQuery, tileOf, tileUnitKey, type RunStep, type Tile } from '../gfs.js'
-import { httpGet, httpText, joinUrl, type HttpOptions } from '../http.js'
+import { httpGet, httpText, joinUrl, type Errand, type HttpOptions } from '../http.js'
 import { entriesOf, type Adapter, type FetchUnit } from './adapter.js'
 
 /** The hrefs of an Apache-style directory index page. */
@@ -58,7 +58,7 @@ export class FilterAdapter implements Adapter {
     return `${this.filterUrl}?${filterQuery(unit, unit.tile as Tile)}`
   }
 
-  async download (unit: FetchUnit): Promise<Uint8Array> {
-    return await httpGet(this.locate(unit), this.http)
+  async download (unit: FetchUnit, errand: Errand): Promise<Uint8Array> {
+    return await httpGet(this.locate(unit), this.http, undefined, errand)
   }
 }

@@ -2,7 +2,7 @@
 // older ones; a unit one of them holds names the other's as its alternate.
 import type { GridPoint, LatLonGrid } from '../../grib/index.js'
 import { GLOBAL_0P25, type RunStep } from '../gfs.js'
-import type { HttpOptions } from '../http.js'
+import type { Errand, HttpOptions } from '../http.js'
 import type { Adapter, FetchUnit, HeldRunStep, Origin } from './adapter.js'
 import { BucketAdapter } from './bucket.js'
 import { FilterAdapter } from './filter.js'
@@ -69,7 +69,8 @@ export class NoaaAdapter implements Adapter {
     return unit.origin === 'filter' ? this.filter.locate(unit) : this.bucket.locate(unit)
   }
 
-  async download (unit: FetchUnit): Promise<Uint8Array> {
-    return unit.origin === 'filter' ? await this.filter.download(unit) : await this.bucket.download(unit)
+  async download (unit: FetchUnit, errand: Errand): Promise<Uint8Array> {
+    return unit.origin === 'filter' ? await this.filter.download(unit, errand) : await this.bucket.download(unit,
+      errand)
   }
 }

@@ -1,0 +1,99 @@
+// Clients that hold connections: half the headers, half a body, an idle keep-alive, too many
+// connections, too many requests at once. Each is cut off by a limit of our own.
+import t from 'tap'
+import { connect, type Socket } from 'node:net'
+import { startTestService } from '../helpers/service.js'
+
+/** Connects to the service; resolves with the socket once connected. */
+async function open (url: string): Promise<Socket> {
+  const { hostname, port } = new URL(url)
+  return await new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port) }, () => resolve(socket))
+    socket.once('error', reject)
+  })
+}
+
+/** Resolves with what the server sent and how long it took to close the connection. */
+async function closed (socket: Socket): Promise<{ data: string, ms: number }> {
+  const t0 = Date.now()
+  let data = ''
+  socket.on('data', (d) => { data += String(d) })
+  socket.on('error', () => {})
+  return await new Promise((resolve) => socket.once('close', () => resolve({ data, ms: Date.now() - t0 })))
+}
+
+t.test('time limits', async (t) => {
+  const svc = await startTestService(t, {
+    env: { ALOFT_HEADERS_TIMEOUT_MS: '400', ALOFT_REQUEST_TIMEOUT_MS: '800', ALOFT_KEEP_ALIVE_TIMEOUT_MS: '300' }
+  })
+
+  t.test('half the headers: a 408 and the connection closed', async (t) => {
+    const socket = await open(svc.url)
+    socket.write('POST /v1/atmosphere/profile HTTP/1.1\r\nHost: aloft\r\nX-API-Key: aloft_')
+    const { data, ms } = await closed(socket)
+    t.match(data, /^HTTP\/1\.1 408/)
+    t.ok(ms < 2500, `closed after ${ms} ms`)
+  })
+
+  t.test('half a body: the connection is closed', async (t) => {
+    const socket = await open(svc.url)
+    socket.write('POST /v1/keys HTTP/1.1\r\nHost: aloft\r\nContent-Type: application/json\r\nContent-Length: ' +
+      '100\r\n\r\n{"na')
+    const { ms } = await closed(socket)
+    t.ok(ms < 3000, `closed after ${ms} ms`)
+    const live = await fetch(`${svc.url}/healthz`)
+    t.equal(live.status, 200, 'the service goes on')
+    await live.arrayBuffer()
+  })
+
+  t.test('an idle kept-alive connection is closed', async (t) => {
+    const socket = await open(svc.url)
+    socket.write('GET /healthz HTTP/1.1\r\nHost: aloft\r\n\r\n')
+    const { data, ms } = await closed(socket)
+    t.match(data, /^HTTP\/1\.1 200/)
+    t.ok(ms < 2000, `closed after ${ms} ms`)
+  })
+})
+
+t.test('requests beyond the in-flight cap are a 503 with Retry-After; liveness still answers', async (t) => {
+  const svc = await startTestService(t, { env: { ALOFT_MAX_IN_FLIGHT: '2' } })
+  const { key } = await svc.newAccount()
+  const held: Socket[] = []
+  t.teardown(() => { for (const s of held) s.destroy() })
+  for (let k = 0; k < 2; k++) {
+    const socket = await open(svc.url)
+    socket.on('error', () => {})
+    // complete headers, incomplete body: the request is in flight, waiting for the rest
+    socket.write(`POST /v1/keys HTTP/1.1\r\nHost: aloft\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\n` +
+      'Content-Length: 100\r\n\r\n{"na')
+    held.push(socket)
+  }
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  const third = await fetch(`${svc.url}/v1/account`, { headers: { 'x-api-key': key } })
+  t.equal(third.status, 503)
+  t.equal(third.headers.get('retry-after'), '1')
+  t.equal((await third.json() as { code: string }).code, 'service_unavailable')
+  const live = await fetch(`${svc.url}/healthz`)
+  t.equal(live.status, 200)
+  await live.arrayBuffer()
+  for (const s of held) s.destroy()
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  const after = await fetch(`${svc.url}/v1/account`, { headers: { 'x-api-key': key } })
+  t.equal(after.status, 200, 'served again once requests finish')
+  await after.arrayBuffer()
+})
+
+t.test('connections beyond the cap are refused', async (t) => {
+  const svc = await startTestService(t, { env: { ALOFT_MAX_CONNECTIONS: '2' } })
+  const held = [await open(svc.url), await open(svc.url)]
+  t.teardown(() => { for (const s of held) s.destroy() })
+  const extra = await open(svc.url)
+  extra.write('GET /healthz HTTP/1.1\r\nHost: aloft\r\n\r\n')
+  const { data } = await closed(extra)
+  t.equal(data, '', 'closed without an answer')
+  for (const s of held) s.destroy()
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  const after = await fetch(`${svc.url}/healthz`, { headers: { connection: 'close' } })
+  t.equal(after.status, 200, 'served again once connections are free')
+  await after.arrayBuffer()
+})
