@@ -2,6 +2,7 @@
 // that names the variable and what it accepts; the CLI exits with code 2, never a silent default.
 import type { Level } from 'pino'
 import { availableParallelism } from 'node:os'
+import { parseRedisUrl } from './redis.js'
 
 export type SourceSetting =
   | { kind: 'noaa' }
@@ -60,10 +61,12 @@ export const VARIABLES: readonly VariableSpec[] = [
   { name: 'HOST', default: '0.0.0.0', about: 'address to bind' },
   {
     name: 'REDIS_URL', default: '',
-    about: 'Redis for accounts, allowances and rate limits shared by several instances (redis:// or rediss://); ' +
-      'unset: an in-memory store inside this process'
+    about: 'Redis for accounts, allowances, rate limits, the upstream limiter and unit locks, shared by several ' +
+      'instances (redis://, rediss://, or a cluster: redis+cluster://host:port,host:port); ' +
+      'unset: an in-memory store inside this process. Redis must persist (AOF or RDB), else a restart loses every ' +
+        'account'
   },
-  { name: 'ALOFT_REDIS_PREFIX', default: 'aloft:', about: 'prefix of every Redis key aloft writes' },
+  { name: 'ALOFT_REDIS_PREFIX', default: 'aloft:', about: 'prefix of every Redis key aloft writes (no braces)' },
   {
     name: 'ALOFT_ADMIN_TOKEN', default: '',
     about: 'operator token for POST /v1/admin/accounts (at least 16 characters); unset: the route does not exist'
@@ -162,12 +165,19 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   const port = int('PORT', 0, 65535)
   const host = raw('HOST')
   const redisUrl = env.REDIS_URL === undefined || env.REDIS_URL === '' ? undefined : env.REDIS_URL
-  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {
-    problems.push('REDIS_URL is invalid: expected redis://[user:password@]host[:port][/db] or rediss://…')
+  if (redisUrl !== undefined) {
+    try {
+      parseRedisUrl(redisUrl)
+    } catch (err) {
+      problems.push(`REDIS_URL is invalid (${(err as Error).message}): expected ` +
+        `redis://[user:password@]host[:port][/db], ` +
+        'rediss://…, or a cluster as redis+cluster://[user:password@]host:port,host:port')
+    }
   }
   const redisPrefix = raw('ALOFT_REDIS_PREFIX')
-  if (!/^[\x21-\x7e]{1,64}$/.test(redisPrefix)) {
-    problems.push('ALOFT_REDIS_PREFIX is invalid: expected 1–64 printable characters without spaces')
+  if (!/^[\x21-\x7a|~]{1,64}$/.test(redisPrefix)) {
+    // braces would change the hash tags that keep each account's keys in one Redis Cluster slot
+    problems.push('ALOFT_REDIS_PREFIX is invalid: expected 1–64 printable characters without spaces or braces')
   }
   const adminToken = env.ALOFT_ADMIN_TOKEN === '' ? undefined : env.ALOFT_ADMIN_TOKEN
   if (adminToken !== undefined && (adminToken.length < 16 || /\s/.test(adminToken))) {

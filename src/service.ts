@@ -54,7 +54,8 @@ function dataPath (config: Config, store: AccountStore, logger: Logger, metrics:
     upstreamConcurrency: config.upstreamConcurrency,
     upstreamPerMinute: config.upstreamPerMinute,
     requestTimeoutMs: config.upstreamTimeoutMs,
-    fetchDeadlineMs: config.fetchDeadlineMs
+    fetchDeadlineMs: config.fetchDeadlineMs,
+    cacheMaxBytes: config.cacheMaxBytes
   })
   const field = new Field({
     source,

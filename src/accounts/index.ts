@@ -8,6 +8,7 @@ export * from './store.js'
 export { DEFAULT_LIMITS } from './limits.js'
 export { MemoryStore } from './memory.js'
 export { RedisStore, type RedisStoreOptions, type StoreLogger } from './redis.js'
+export { KeyLayout } from './layout.js'
 
 export const DEFAULT_REDIS_PREFIX = 'aloft:'
 

@@ -114,6 +114,8 @@ export class MemoryStore implements AccountStore {
 
   async ping (): Promise<void> {}
 
+  warnings (): string[] { return [] }
+
   async close (): Promise<void> {}
 }
 

@@ -1,22 +1,13 @@
 // The account store shared by several instances. Every update that reads before it writes is one
-// Lua script, so concurrent instances cannot over-charge an allowance or a rate bucket.
+// Lua script (src/accounts/lua/), so concurrent instances cannot over-charge an allowance or a
+// rate bucket. The key layout is in layout.ts: each account's keys share one hash tag, so the
+// store runs on a single Redis or a Redis Cluster alike.
 //
-// A profile request costs one round trip: `admit` (key lookup and rate bucket in one script).
-//
-// Key layout (P is the configured prefix, `aloft:` by default):
-//   P account:{acct_id}        hash    id, name, created_at
-//   P account:{acct_id}:keys   zset    member key id, score = P key_seq at creation (newest = highest)
-//   P key:{key_id}             hash    id, account_id, prefix, name, created_at,
-//                                      revoked_at ('' while live), secret_sha256
-//   P key_hash:{sha256 hex}    string  key id (the lookup used by authenticate; kept after a revoke
-//                                      so a revoked key is told apart from an unknown one)
-//   P key_seq                  string  counter ordering key creation
-//   P allowance:{acct_id}      hash    day (UTC days since the epoch), used; expires an hour after
-//                                      that day ends, and a stale day is reset on first touch
-//   P rate:{acct_id}           string  GCRA theoretical arrival time in µs; expires once the
-//                                      bucket is full again (an absent key is a full bucket)
-// The scripts are in src/accounts/lua/. Secrets are never stored, only their SHA-256. Nothing is
-// cached in the process, so a revoke through any instance is seen by every instance on its next call.
+// A rate-limited request costs one round trip: `admit` (the key record and the rate bucket in one
+// script). The lookup from a secret's hash to its account and key id never changes once made, so
+// it is remembered in the process; whether the key is live is read from Redis on every request, so
+// a revoke through any instance is seen by every instance on its next call. Secrets are never
+// stored, only their SHA-256.
 //
 // Clock: the allowance day and the rate bucket use the `nowMs` a caller passes (tests), else the
 // Redis server's TIME inside the script, so all instances share one clock whatever their own
@@ -26,7 +17,9 @@
 // reconnects forever in the background. While a connection attempt is under way (at start-up, or
 // a reconnect) a call waits at most timeoutMs for it; between attempts it fails at once. Either
 // way it rejects with StoreUnavailableError, and once Redis is back the same store works again.
-import { Redis } from 'ioredis'
+//
+// Durability: at each connection the store reads Redis's persistence settings and warns (log and
+// readiness) when neither AOF nor RDB is on, and warns when Redis comes back without aloft's data.
 import {
   type AccountLimits, type Admission, type AccountRecord, type AccountStore, type AllowanceState, type Authentication,
   type KeyRecord, type RateDecision, type Reservation, StoreUnavailableError, UnknownAccountError
@@ -34,8 +27,8 @@ import {
 import { allowanceState, checkLimits, clockMs, gcra, type Gcra, rateDecision } from './limits.js'
 import { hashSecret, looksLikeSecret, newId, newSecret, sameHash } from './secrets.js'
 import { SCRIPTS, type Script } from './scripts.js'
-
-export interface StoreLogger { warn (obj: object, msg?: string): void }
+import { KeyLayout, LAYOUT, migrateFromLayout1 } from './layout.js'
+import { connectRedis, type RedisClient } from '../redis.js'
 
 export interface RedisStoreOptions {
   url: string
@@ -52,10 +45,18 @@ const KEY_FIELDS = ['id', 'account_id', 'prefix', 'name', 'created_at', 'revoked
 // Replies that mean "Redis is there but cannot serve now": treated like an outage.
 const TRANSIENT_REPLY = /^(LOADING|BUSY|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|OOM|NOREPLICAS|MISCONF)\b/
 
+/** Secret-hash lookups remembered in the process (cleared when full; each entry is about 150 bytes). */
+const INDEX_LIMIT = 100_000
+
+export interface StoreLogger {
+  warn (obj: object, msg?: string): void
+  error?: (obj: object, msg?: string) => void
+}
+
 export class RedisStore implements AccountStore {
   readonly kind = 'redis'
-  private readonly redis: Redis
-  private readonly p: string
+  private readonly redis: RedisClient
+  private readonly k: KeyLayout
   private readonly limits: AccountLimits
   private readonly gcra: Gcra
   private readonly timeoutMs: number
@@ -63,14 +64,20 @@ export class RedisStore implements AccountStore {
   /** One shared wait for 'ready' while disconnected, so waiting calls add no listeners each. */
   private readyWait: Promise<void> | null = null
   private unreachable = false
+  /** The layout check (and a one-time move from layout 1) of the current connection. */
+  private layoutChecked: Promise<void> | null = null
+  private sawLayout = false
+  /** Secret hash → its account and key id: never changes once made. */
+  private readonly index = new Map<string, { accountId: string, keyId: string }>()
+  private readonly warningsNow = new Set<string>()
 
   constructor (options: RedisStoreOptions) {
-    this.p = options.prefix
+    this.k = new KeyLayout(options.prefix)
     this.limits = checkLimits(options.limits)
     this.gcra = gcra(this.limits)
     this.timeoutMs = options.timeoutMs ?? 1000
     this.logger = options.logger
-    this.redis = new Redis(options.url, {
+    this.redis = connectRedis(options.url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       // A write whose reply was lost must not be replayed later (it could charge twice).
@@ -78,53 +85,67 @@ export class RedisStore implements AccountStore {
       connectTimeout: this.timeoutMs,
       commandTimeout: this.timeoutMs,
       retryStrategy: (attempt) => Math.min(100 * attempt, 1000)
-    })
+    }, { clusterRetryStrategy: (attempt) => Math.min(100 * attempt, 1000) })
     // Without an 'error' listener ioredis reports errors as unhandled. Each outage is logged
     // once, when first noticed (never the URL: it may carry a password).
     this.redis.on('error', (err: NodeJS.ErrnoException) => this.lost({ code: err.code, reason: err.message }))
     this.redis.on('reconnecting', () => this.lost({ reason: 'connection closed' }))
     this.redis.on('ready', () => {
+      this.layoutChecked = null // a new connection: check again what the server holds
       if (!this.unreachable) return
       this.unreachable = false
       this.logger?.warn({}, 'account store: Redis reachable again')
     })
   }
 
+  /** What an operator should know about this store now (readiness shows it). */
+  warnings (): string[] {
+    return [...this.warningsNow]
+  }
+
   async createAccount (name: string): Promise<AccountRecord> {
     const account: AccountRecord = { id: newId('acct'), name, created_at: nowSeconds() }
-    await this.run(() => this.redis.hset(this.key('account', account.id), account))
+    await this.run(() => this.redis.hset(this.k.account(account.id), account))
     return account
   }
 
   async getAccount (id: string): Promise<AccountRecord | null> {
-    const [aid, name, createdAt] = await this.run(() =>
-      this.redis.hmget(this.key('account', id), 'id', 'name', 'created_at'))
+    const [aid, name,
+      createdAt] = await this.run(() => this.redis.hmget(this.k.account(id), 'id', 'name', 'created_at'))
     if (aid === null || name === null || createdAt === null) return null
     return { id: aid, name, created_at: Number(createdAt) }
   }
 
   async createKey (accountId: string, name: string): Promise<{ record: KeyRecord, secret: string }> {
     const { secret, hash, prefix } = newSecret()
-    const record: KeyRecord = { id: newId('key'), account_id: accountId, prefix, name, created_at: nowSeconds(),
-      revoked_at: null }
+    const id = newId('key')
+    const record: KeyRecord = { id, account_id: accountId, prefix, name, created_at: nowSeconds(), revoked_at: null }
     const created = await this.script(SCRIPTS.createKey,
-      [this.key('account', accountId), this.key('key', record.id), this.key('key_hash', hash),
-        this.key('account', accountId) + ':keys', this.p + 'key_seq'],
-      [record.id, accountId, prefix, name, record.created_at, hash])
+      [this.k.account(accountId), this.k.key(accountId, id), this.k.keys(accountId), this.k.keySeq(accountId)],
+      [id, accountId, prefix, name, record.created_at, hash])
     if (created !== 1) throw new UnknownAccountError(accountId)
+    // The lookups live in other slots: written after the record, so a key is never found before it exists.
+    await this.run(() => Promise.all([
+      this.redis.set(this.k.keyHash(hash), `${accountId} ${id}`),
+      this.redis.set(this.k.keyOwner(id), accountId)
+    ]))
     return { record, secret }
   }
 
   async getKey (keyId: string): Promise<KeyRecord | null> {
-    return toKeyRecord(await this.run(() => this.redis.hmget(this.key('key', keyId), ...KEY_FIELDS)))
+    return await this.run(async () => {
+      const accountId = await this.redis.get(this.k.keyOwner(keyId))
+      if (accountId === null) return null
+      return toKeyRecord(await this.redis.hmget(this.k.key(accountId, keyId), ...KEY_FIELDS))
+    })
   }
 
   async listKeys (accountId: string): Promise<KeyRecord[]> {
     return await this.run(async () => {
-      const ids = await this.redis.zrevrange(this.key('account', accountId) + ':keys', 0, -1)
+      const ids = await this.redis.zrevrange(this.k.keys(accountId), 0, -1)
       if (ids.length === 0) return []
-      const pipeline = this.redis.pipeline()
-      for (const id of ids) pipeline.hmget(this.key('key', id), ...KEY_FIELDS)
+      const pipeline = this.redis.pipeline() // one slot: the account's
+      for (const id of ids) pipeline.hmget(this.k.key(accountId, id), ...KEY_FIELDS)
       const replies = (await pipeline.exec()) ?? []
       const keys: KeyRecord[] = []
       for (const [err, fields] of replies) {
@@ -137,7 +158,7 @@ export class RedisStore implements AccountStore {
   }
 
   async revokeKey (accountId: string, keyId: string): Promise<KeyRecord | null> {
-    const reply = await this.script(SCRIPTS.revokeKey, [this.key('key', keyId)],
+    const reply = await this.script(SCRIPTS.revokeKey, [this.k.key(accountId, keyId)],
       [accountId, nowSeconds(), ...KEY_FIELDS])
     return Array.isArray(reply) ? toKeyRecord(reply as Array<string | null>) : null
   }
@@ -146,33 +167,31 @@ export class RedisStore implements AccountStore {
     if (!looksLikeSecret(secret)) return { ok: false, reason: 'invalid_api_key' }
     const hash = hashSecret(secret)
     return await this.run(async () => {
-      const keyId = await this.redis.get(this.key('key_hash', hash))
-      if (keyId === null) return { ok: false, reason: 'invalid_api_key' }
-      const [accountId, revokedAt, stored] = await this.redis.hmget(this.key('key', keyId), 'account_id', 'revoked_at',
+      const found = await this.locate(hash)
+      if (found === null) return { ok: false, reason: 'invalid_api_key' }
+      const [revokedAt, stored] = await this.redis.hmget(this.k.key(found.accountId, found.keyId), 'revoked_at',
         'secret_sha256')
-      if (accountId === null || stored === null || !sameHash(stored, hash)) {
-        return { ok: false, reason: 'invalid_api_key' }
-      }
+      if (stored === null || !sameHash(stored, hash)) return { ok: false, reason: 'invalid_api_key' }
       if (revokedAt !== '') return { ok: false, reason: 'revoked_api_key' }
-      return { ok: true, account_id: accountId, key_id: keyId }
+      return { ok: true, account_id: found.accountId, key_id: found.keyId }
     })
   }
 
   async allowance (accountId: string, nowMs?: number): Promise<AllowanceState> {
-    const [used, msToReset] = await this.script(SCRIPTS.allowance, [this.key('allowance', accountId)],
+    const [used, msToReset] = await this.script(SCRIPTS.allowance, [this.k.allowance(accountId)],
       [clock(nowMs)]) as number[]
     return allowanceState(used, this.limits.dailyAllowance, msToReset)
   }
 
   async reserve (accountId: string, nowMs?: number): Promise<Reservation> {
-    const [charged, used, msToReset] = await this.script(SCRIPTS.reserve, [this.key('allowance', accountId)],
+    const [charged, used, msToReset] = await this.script(SCRIPTS.reserve, [this.k.allowance(accountId)],
       [clock(nowMs), this.limits.dailyAllowance]) as number[]
     const state = allowanceState(used, this.limits.dailyAllowance, msToReset)
     return charged === 1 ? { ok: true, state } : { ok: false, state, retry_after_seconds: state.reset_after_seconds }
   }
 
   async takeRequest (accountId: string, nowMs?: number): Promise<RateDecision> {
-    const [allowed, fullInUs, retryInUs] = await this.script(SCRIPTS.takeRequest, [this.key('rate', accountId)],
+    const [allowed, fullInUs, retryInUs] = await this.script(SCRIPTS.takeRequest, [this.k.rate(accountId)],
       [clock(nowMs), this.gcra.intervalUs, this.gcra.burst]) as number[]
     return rateDecision(this.gcra, { allowed: allowed === 1, fullInUs, retryInUs })
   }
@@ -180,15 +199,18 @@ export class RedisStore implements AccountStore {
   async admit (secret: string, nowMs?: number): Promise<Admission> {
     if (!looksLikeSecret(secret)) return { ok: false, reason: 'invalid_api_key' }
     const hash = hashSecret(secret)
-    const reply = await this.script(SCRIPTS.admit, [this.key('key_hash', hash)],
-      [clock(nowMs), this.gcra.intervalUs, this.gcra.burst, this.p, hash]) as Array<number | string>
+    const found = await this.run(async () => await this.locate(hash))
+    if (found === null) return { ok: false, reason: 'invalid_api_key' }
+    const { accountId, keyId } = found
+    const reply = await this.script(SCRIPTS.admit, [this.k.key(accountId, keyId), this.k.rate(accountId)],
+      [clock(nowMs), this.gcra.intervalUs, this.gcra.burst, hash]) as number[]
     if (reply[0] === 0) return { ok: false, reason: 'invalid_api_key' }
     if (reply[0] === 1) return { ok: false, reason: 'revoked_api_key' }
-    const [, keyId, accountId, allowed, fullInUs, retryInUs] = reply
+    const [, allowed, fullInUs, retryInUs] = reply
     return {
       ok: true,
-      key_id: String(keyId),
-      account_id: String(accountId),
+      key_id: keyId,
+      account_id: accountId,
       rate: rateDecision(this.gcra,
         { allowed: allowed === 1, fullInUs: Number(fullInUs), retryInUs: Number(retryInUs) })
     }
@@ -211,14 +233,74 @@ export class RedisStore implements AccountStore {
     this.redis.disconnect()
   }
 
+  /** The account and key id of a secret's hash: remembered, else looked up (null: no such key). */
+  private async locate (hash: string): Promise<{ accountId: string, keyId: string } | null> {
+    const known = this.index.get(hash)
+    if (known !== undefined) return known
+    const value = await this.redis.get(this.k.keyHash(hash))
+    const space = value === null ? -1 : value.indexOf(' ')
+    if (value === null || space < 0) return null
+    const found = { accountId: value.slice(0, space), keyId: value.slice(space + 1) }
+    if (this.index.size >= INDEX_LIMIT) this.index.clear()
+    this.index.set(hash, found)
+    return found
+  }
+
   private lost (detail: object): void {
     if (this.unreachable) return
     this.unreachable = true
     this.logger?.warn(detail, 'account store: Redis unreachable, reconnecting')
   }
 
-  private key (type: string, id: string): string {
-    return `${this.p}${type}:${id}`
+  /**
+   * Once per connection: the layout marker (moving layout 1 when found), and the server's
+   * persistence. A marker gone after it was seen means Redis restarted without its data.
+   */
+  private async checkLayout (): Promise<void> {
+    const marker = await this.redis.get(this.k.layout)
+    if (marker === null) {
+      if (this.sawLayout) {
+        const lost = 'Redis came back without aloft\'s data (no persistence?): accounts and keys made before are gone'
+        this.warningsNow.add(lost)
+        this.index.clear()
+        this.logger?.error?.({}, `account store: ${lost}`)
+      }
+      const moved = await migrateFromLayout1(this.redis, this.k)
+      if (moved > 0) {
+        this.logger?.warn({ accounts: moved }, 'account store: moved accounts to the hash-tagged key layout')
+      }
+    } else if (marker !== LAYOUT) {
+      throw new Error(`account store: Redis holds key layout ${marker}; this aloft knows layout ${LAYOUT}`)
+    }
+    this.sawLayout = true
+    await this.checkPersistence()
+  }
+
+  private async checkPersistence (): Promise<void> {
+    const warning = 'Redis persists nothing (appendonly no, save ""): a Redis restart loses every account, key and ' +
+      'allowance'
+    const nodes = 'nodes' in this.redis ? this.redis.nodes('master') : [this.redis]
+    try {
+      let persists = true
+      for (const node of nodes) {
+        const [, aof] = await node.config('GET', 'appendonly') as string[]
+        const [, save] = await node.config('GET', 'save') as string[]
+        if (aof !== 'yes' && (save === undefined || save.trim() === '')) persists = false
+      }
+      if (persists) {
+        this.warningsNow.delete(warning)
+      } else if (!this.warningsNow.has(warning)) {
+        this.warningsNow.add(warning)
+        this.logger?.error?.({}, `account store: ${warning}. Turn on AOF (appendonly yes) or RDB snapshots.`)
+      }
+    } catch (err) {
+      // managed Redis services often refuse CONFIG: say what cannot be checked, once
+      const unknown = 'Redis does not tell its persistence settings (CONFIG GET refused); make sure it persists'
+      if (!this.warningsNow.has(unknown)) {
+        this.logger?.warn({ reason: (err as Error).message }, `account store: ${unknown}`)
+      }
+      this.warningsNow.add(unknown)
+    }
   }
 
   /** Runs a script by its SHA, loading it once per server (after a restart the cache is empty). */
@@ -233,10 +315,14 @@ export class RedisStore implements AccountStore {
     })
   }
 
-  /** Every Redis call goes through here: bounded wait for a connection, errors translated. */
+  /** Every Redis call goes through here: bounded wait for a connection, layout checked, errors translated. */
   private async run<T> (op: () => Promise<T>): Promise<T> {
     try {
       await this.connected()
+      if (this.layoutChecked === null) {
+        this.layoutChecked = this.checkLayout().catch((err) => { this.layoutChecked = null; throw err })
+      }
+      await this.layoutChecked
       return await op()
     } catch (err) {
       throw translate(err)

@@ -105,5 +105,7 @@ export interface AccountStore {
   admit (secret: string, nowMs?: number): Promise<Admission>
   /** Resolves when the store answers; rejects with StoreUnavailableError otherwise. */
   ping (): Promise<void>
+  /** What an operator should know about the store now (e.g. a Redis that persists nothing). */
+  warnings (): string[]
   close (): Promise<void>
 }

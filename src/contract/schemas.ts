@@ -256,7 +256,8 @@ export type Capabilities = Static<typeof Capabilities>
 
 export const Health = Type.Object({
   status: StringEnum(['ok', 'unavailable'] as const),
-  checks: Type.Optional(Type.Record(Type.String(), StringEnum(['ok', 'unavailable'] as const)))
+  checks: Type.Optional(Type.Record(Type.String(), StringEnum(['ok', 'unavailable'] as const))),
+  warnings: Type.Optional(Type.Array(Type.String(), { description: 'what an operator should act on' }))
 }, { additionalProperties: false, $id: 'Health' })
 export type Health = Static<typeof Health>
 

@@ -1,10 +1,11 @@
 // Raw unit bytes on disk under the cache directory, so a restart does not fetch again. Each
 // unit is `<dir>/raw/<unit key>.grib2` plus a `.json` record written after it (atomic renames),
-// so a record on disk always describes complete bytes.
+// so a record on disk always describes complete bytes; bytes whose sha256 no longer matches their
+// record are removed and fetched again, never served. The directory is bounded in bytes: the
+// least recently used units go first. Several instances may share the directory.
 import { createHash, randomBytes } from 'node:crypto'
-import { readdirSync } from 'node:fs'
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { dirname, join, relative, sep } from 'node:path'
 
 export interface CachedRecord {
   unitKey: string
@@ -18,16 +19,22 @@ export function sha256Hex (bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex')
 }
 
+interface Entry { bytes: number }
+
 export class DiskCache {
   private readonly root: string
   /**
-   * Keys with a record on disk, read once from the directory and kept up to date by put/remove:
-   * `has` runs on every profile request for every candidate run, so it must not touch the disk.
-   * Another process writing the same directory is seen by `get`, which always reads the disk.
+   * Units with a record on disk and their sizes, least recently used first (Map order). Built once,
+   * without blocking, from the directory; kept up to date by get/put/remove. `has` runs on every
+   * request for every candidate run, so it never touches the disk. Another instance's writes to a
+   * shared directory are seen by `get`, which always reads the disk.
    */
-  private keys: Set<string> | null = null
+  private readonly entries = new Map<string, Entry>()
+  private total = 0
+  private indexed: Promise<void> | null = null
 
-  constructor (cacheDir: string) {
+  /** `maxBytes`: the bound on the bytes of units kept (records are not counted). */
+  constructor (cacheDir: string, private readonly maxBytes = Number.POSITIVE_INFINITY) {
     this.root = join(cacheDir, 'raw')
   }
 
@@ -39,23 +46,46 @@ export class DiskCache {
     return { data: base + '.grib2', meta: base + '.json' }
   }
 
-  has (key: string): boolean {
-    this.paths(key) // refuses keys that are not safe paths, as every other method does
-    return this.index().has(key)
+  /** Resolves once the directory has been indexed (the first call starts it). */
+  async ready (): Promise<void> {
+    this.indexed ??= this.index()
+    await this.indexed
   }
 
-  private index (): Set<string> {
-    if (this.keys === null) {
-      let names: string[] = []
+  /** Is the unit cached? Only after ready(): until then nothing is known, so nothing is. */
+  has (key: string): boolean {
+    this.paths(key) // refuses keys that are not safe paths, as every other method does
+    return this.entries.has(key)
+  }
+
+  /** Bytes of units held now. */
+  get size (): number { return this.total }
+
+  private async index (): Promise<void> {
+    const found: Array<{ key: string, bytes: number, used: number }> = []
+    const walk = async (dir: string): Promise<void> => {
+      let names
       try {
-        names = readdirSync(this.root, { recursive: true, encoding: 'utf8' })
+        names = await readdir(dir, { withFileTypes: true })
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return
+        throw err
       }
-      this.keys = new Set(names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0,
-        -'.json'.length).split('\\').join('/')))
+      for (const d of names) {
+        const path = join(dir, d.name)
+        if (d.isDirectory()) await walk(path)
+        else if (d.name.endsWith('.json')) {
+          const key = relative(this.root, path).slice(0, -'.json'.length).split(sep).join('/')
+          const data = await stat(path.slice(0, -'.json'.length) + '.grib2').catch(() => null)
+          if (data !== null) found.push({ key, bytes: data.size, used: data.mtimeMs })
+        }
+      }
     }
-    return this.keys
+    await walk(this.root)
+    for (const f of found.sort((a, b) => a.used - b.used)) {
+      if (!this.entries.has(f.key)) this.remember(f.key, f.bytes) // a put during indexing is newer
+    }
+    await this.evict()
   }
 
   /** The bytes and their record; null when absent or when the bytes no longer match (then removed). */
@@ -68,16 +98,19 @@ export class DiskCache {
       bytes = new Uint8Array(await readFile(p.data))
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-        this.keys?.delete(key)
+        this.forget(key)
         return null
       }
       throw err
     }
-    this.keys?.add(key)
     if (sha256Hex(bytes) !== record.sha256) {
       await this.remove(key)
       return null
     }
+    this.remember(key, bytes.length)
+    // the file's time is its place in the order after a restart
+    const now = new Date()
+    utimes(p.data, now, now).catch(() => {})
     return { bytes, record }
   }
 
@@ -89,13 +122,35 @@ export class DiskCache {
     await rename(p.data + tmp, p.data)
     await writeFile(p.meta + tmp, JSON.stringify(record))
     await rename(p.meta + tmp, p.meta)
-    this.keys?.add(key)
+    this.remember(key, bytes.length)
+    await this.evict(key)
   }
 
   async remove (key: string): Promise<void> {
     const p = this.paths(key)
-    this.keys?.delete(key)
+    this.forget(key)
     await rm(p.meta, { force: true })
     await rm(p.data, { force: true })
+  }
+
+  /** Least recently used units out until the bound holds; never `keep` (the unit just stored). */
+  private async evict (keep?: string): Promise<void> {
+    for (const key of [...this.entries.keys()]) {
+      if (this.total <= this.maxBytes) return
+      if (key !== keep) await this.remove(key)
+    }
+  }
+
+  private remember (key: string, bytes: number): void {
+    this.forget(key)
+    this.entries.set(key, { bytes })
+    this.total += bytes
+  }
+
+  private forget (key: string): void {
+    const old = this.entries.get(key)
+    if (old === undefined) return
+    this.entries.delete(key)
+    this.total -= old.bytes
   }
 }

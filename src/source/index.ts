@@ -27,7 +27,7 @@ import type { HttpOptions } from './http.js'
 import { Source, type SourceLogger } from './source.js'
 import { Throttle } from './throttle.js'
 import { RedisUnitLocks } from './unit-locks.js'
-import { Redis } from 'ioredis'
+import { connectRedis } from '../redis.js'
 
 export { SourceError, type SourceErrorCode } from './errors.js'
 export { beforeDeadline } from './fetcher.js'
@@ -67,6 +67,8 @@ export interface SourceOptions {
   requestTimeoutMs?: number
   /** How long a request may wait for a unit in all (queue, single flight, requests, retries); default 20 000 ms. */
   fetchDeadlineMs?: number
+  /** Bound on the raw disk cache (bytes); least recently used units go first. Default unbounded. */
+  cacheMaxBytes?: number
   fetch?: FetcherOptions
   catalog?: { refreshMs?: number, missingMs?: number, maxStepHours?: number }
   /** noaa only: other base URLs (tests point them at the local upstream). */
@@ -87,7 +89,7 @@ export function createSource (options: SourceOptions): Source {
     perInterval: options.upstreamPerMinute ?? (s.kind === 'mirror' ? 6000 : 100),
     intervalMs: options.upstreamIntervalMs,
     redisUrl: options.redisUrl,
-    id: `${options.redisPrefix ?? 'aloft:'}upstream`,
+    id: `${options.redisPrefix ?? 'aloft:'}{upstream}`,
     onError: (err) => options.logger.warn(`upstream limiter: ${(err as Error).message}`)
   })
   const http: HttpOptions = { throttle, timeoutMs: options.requestTimeoutMs ?? 30_000 }
@@ -104,7 +106,7 @@ export function createSource (options: SourceOptions): Source {
   // With a shared Redis, instances fetch each unit once between them (one lock per unit).
   const lockClient = options.redisUrl === undefined
     ? null
-    : new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 1000 })
+    : connectRedis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 1000 })
   lockClient?.on('error', () => {}) // reported through onUnreachable when a lock is asked for
   let lockWarned = 0
   const locks = lockClient === null
@@ -120,6 +122,7 @@ export function createSource (options: SourceOptions): Source {
     closeLocks: async () => { lockClient?.disconnect() },
     store: options.store,
     cacheDir: options.cacheDir,
+    cacheMaxBytes: options.cacheMaxBytes,
     registry: options.registry,
     logger: options.logger,
     throttle,

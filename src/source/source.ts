@@ -76,6 +76,8 @@ export interface SourceInternals {
   isCached?: (unitKey: string) => boolean
   fetcher?: FetcherOptions
   catalog?: { refreshMs?: number, missingMs?: number, maxStepHours?: number }
+  /** Bound on the raw disk cache (bytes); default unbounded. */
+  cacheMaxBytes?: number
   /** Unit locks shared with other instances (none: this process alone). */
   locks?: UnitLocks
   closeLocks?: () => Promise<void>
@@ -103,7 +105,9 @@ export class Source {
     this.maxOffsetMs = o.maxTimeOffsetHours * HOUR_MS
     this.maxStepHours = o.catalog?.maxStepHours ?? 384
     this.isCachedByCaller = o.isCached ?? (() => false)
-    this.disk = new DiskCache(o.cacheDir)
+    this.disk = new DiskCache(o.cacheDir, o.cacheMaxBytes)
+    // indexed in the background from the start; resolve waits for it
+    this.disk.ready().catch((err) => this.logger.error(`raw cache index failed: ${(err as Error).message}`))
     this.catalog = new Catalog(this.adapter, o.catalog)
     this.fetcher = new Fetcher(this.adapter, o.store, this.disk, sourceMetrics(o.registry), o.fetcher, o.locks)
     this.closeLocks = o.closeLocks ?? (async () => {})
@@ -155,6 +159,7 @@ export class Source {
    */
   async resolve (request: ResolveRequest): Promise<Resolution> {
     const { latitude, longitude, time } = request
+    await this.disk.ready()
     if (!Number.isFinite(latitude) || latitude < -90 || latitude > 90 || !Number.isFinite(longitude) ||
       Number.isNaN(time.getTime())) {
       throw new RangeError('resolve needs a latitude in [-90, 90], a finite longitude and a valid time')

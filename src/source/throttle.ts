@@ -3,6 +3,7 @@
 // Redis URL the limiter is clustered, so all instances sharing that Redis share the rate.
 import Bottleneck from 'bottleneck'
 import { Redis } from 'ioredis'
+import { parseRedisUrl } from '../redis.js'
 
 /** A job's slot outlives its own timeout by this much before the limiter reclaims it. */
 const JOB_EXPIRATION_MARGIN_MS = 1000
@@ -16,7 +17,10 @@ export interface ThrottleOptions {
   intervalMs?: number
   /** Cluster through this Redis; unset: a limiter local to this process. */
   redisUrl?: string
-  /** Limiter id in Redis: instances with the same id share limits; default `aloft:upstream`. */
+  /**
+   * Limiter id in Redis: instances with the same id share limits; default `aloft:{upstream}` (the
+   * braces keep all of the limiter's keys in one Redis Cluster slot, as its scripts need).
+   */
   id?: string
   onError?: (err: unknown) => void
 }
@@ -29,7 +33,7 @@ export class Throttle {
     const perInterval = options.perInterval ?? 100
     const intervalMs = options.intervalMs ?? 60_000
     const settings: Bottleneck.ConstructorOptions = {
-      id: options.id ?? 'aloft:upstream',
+      id: options.id ?? 'aloft:{upstream}',
       maxConcurrent: options.maxConcurrent ?? 4,
       // Half the allowance per interval, in bursts: any sliding window of one interval spans at
       // most two refills, so it never sees more than perInterval requests, and a cold profile's
@@ -42,8 +46,11 @@ export class Throttle {
       heartbeatInterval: Math.min(5000, Math.max(50, Math.floor(intervalMs / 5)))
     }
     if (options.redisUrl !== undefined) {
-      const client = new Redis(options.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true })
-      this.connection = new Bottleneck.IORedisConnection({ client, Redis } as Bottleneck.IORedisConnectionOptions)
+      const parsed = parseRedisUrl(options.redisUrl)
+      const clientOptions = { maxRetriesPerRequest: 2, enableOfflineQueue: true, ...parsed.options }
+      this.connection = new Bottleneck.IORedisConnection((parsed.cluster
+        ? { clusterNodes: parsed.nodes, clientOptions, Redis }
+        : { client: new Redis(options.redisUrl, clientOptions), Redis }) as Bottleneck.IORedisConnectionOptions)
       this.connection.on('error', (err) => options.onError?.(err))
       // keys expire after a while without use, so stopped clusters leave nothing behind in Redis
       this.limiter = new Bottleneck({ ...settings, datastore: 'ioredis', connection: this.connection,

@@ -1,6 +1,6 @@
 // The store contract against Redis, plus what sharing one Redis between instances promises.
 import t, { type Test } from 'tap'
-import { type AccountLimits, createStore, DEFAULT_LIMITS, RedisStore } from '../../src/accounts/index.js'
+import { type AccountLimits, createStore, DEFAULT_LIMITS, KeyLayout, RedisStore } from '../../src/accounts/index.js'
 import { dumpPrefix, redisUrl, testPrefix } from '../helpers/redis.js'
 import { storeContract } from './store-contract.js'
 
@@ -35,9 +35,17 @@ t.test('every key the store writes lives under its prefix', async (t) => {
   const { record } = await store.createKey(account.id, 'k')
   await store.reserve(account.id)
   await store.takeRequest(account.id)
-  const keys = [...(await dumpPrefix(url, prefix)).keys()]
-  t.equal(keys.length, 7, keys.join(', '))
-  t.ok(keys.some((k) => k.endsWith(`key:${record.id}`)))
+  const keys = [...(await dumpPrefix(url, prefix)).keys()].sort()
+  const layout = new KeyLayout(prefix)
+  const a = account.id
+  const secretHash = keys.find((k) => k.includes('key_hash:'))!.split('key_hash:')[1]
+  t.same(keys, [
+    layout.layout, layout.account(a), layout.keys(a), layout.keySeq(a), layout.key(a, record.id), layout.allowance(a),
+    layout.rate(a), layout.keyHash(secretHash), layout.keyOwner(record.id)
+  ].sort(), 'exactly the documented keys')
+  for (const k of keys) {
+    if (k.includes(`{${a}}`)) t.ok(k.startsWith(`${prefix}{${a}}:`), `${k}: the account's hash tag comes first`)
+  }
 })
 
 t.test('a key revoked through one instance is refused by another at once', async (t) => {

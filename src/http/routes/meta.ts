@@ -17,8 +17,10 @@ export function metaHandlers (deps: AppDeps, openapi: string): Record<string, Ha
         if (err instanceof StoreUnavailableError) throw storeUnavailable('Not ready: the account store is unreachable.')
         throw err
       }
-      return { body: { status: 'ok', checks: { account_store: 'ok' } } satisfies Health,
-        headers: { 'Cache-Control': 'no-store' } }
+      const warnings = deps.store.warnings()
+      const body: Health = { status: 'ok', checks: { account_store: 'ok' },
+        ...(warnings.length > 0 ? { warnings } : {}) }
+      return { body, headers: { 'Cache-Control': 'no-store' } }
     },
 
     metrics: async () => ({
