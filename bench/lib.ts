@@ -148,9 +148,11 @@ export async function startServer (env: Record<string, string>, nodeArgs: string
 /** Resident set size of the server child, as it reports it (bare app, same process). */
 export async function serverMemory (
   server: ServerChild
-): Promise<{ rss: number, heapUsed: number, external: number, arrayBuffers: number }> {
+): Promise<{ rss: number, heapUsed: number, external: number, arrayBuffers: number, fds: number | null }> {
   const res = await fetch(`${server.info.bareUrl}/memory`)
-  return await res.json() as { rss: number, heapUsed: number, external: number, arrayBuffers: number }
+  return await res.json() as {
+    rss: number, heapUsed: number, external: number, arrayBuffers: number, fds: number | null
+  }
 }
 
 // ---- the load generator child (bench/loadgen.ts) ----

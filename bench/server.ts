@@ -3,9 +3,11 @@
 // `{ "ok": true }` — the ceiling for this process on this machine. Prints one JSON line
 // `{ aloftUrl, bareUrl, key, pid }` when both listen; SIGTERM/SIGINT stops both.
 //   node dist/bench/server.js   (started by the benchmarks through bench/lib.ts startServer)
-// The bare app also answers GET /memory with process.memoryUsage() (the soak's RSS) and, with
+// The bare app also answers GET /memory with process.memoryUsage() and the open file descriptors
+// (the soak's RSS and fd count) and, with
 // BENCH_SIZED_BODY set, GET /sized (see below).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { existsSync, readdirSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -44,7 +46,9 @@ const bare = polka()
     res.end(sized)
   })
   .get('/memory', (_req, res) => {
-    const body = JSON.stringify(process.memoryUsage())
+    // open file descriptors too (Linux): a leak of sockets or files shows as growth
+    const fds = existsSync('/proc/self/fd') ? readdirSync('/proc/self/fd').length : null
+    const body = JSON.stringify({ ...process.memoryUsage(), fds })
     res.setHeader('Content-Type', 'application/json')
     res.end(body)
   })

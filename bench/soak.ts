@@ -83,7 +83,9 @@ try {
   const probe = await loadgen({ mode: 'closed', connections: 32, seconds: probeSeconds, warmupSeconds: 1, requests })
   const rate = Math.max(1, Math.round(0.8 * probe.rps))
 
-  const memory: Array<{ t: number, rss: number, heapUsed: number, external: number, arrayBuffers: number }> = []
+  const memory: Array<{
+    t: number, rss: number, heapUsed: number, external: number, arrayBuffers: number, fds: number | null
+  }> = []
   const startedAt = performance.now()
   let sampling = true
   const sampler = (async () => {
@@ -95,7 +97,8 @@ try {
           rss: m.rss,
           heapUsed: m.heapUsed,
           external: m.external,
-          arrayBuffers: m.arrayBuffers
+          arrayBuffers: m.arrayBuffers,
+          fds: m.fds
         })
       }
       await sleep(1000)
@@ -115,8 +118,10 @@ try {
     const s = [...xs].sort((a, b) => a - b)
     return s[Math.floor(s.length / 2)]
   }
-  const first = memory.filter((m) => m.t >= 0 && m.t < 10).map((m) => m.rss)
-  const last = memory.filter((m) => m.t >= seconds - 10).map((m) => m.rss)
+  // Windows of a tenth of the run (at least 10 s): long enough that one GC's swing does not decide
+  const span = Math.max(10, seconds / 10)
+  const first = memory.filter((m) => m.t >= 0 && m.t < span).map((m) => m.rss)
+  const last = memory.filter((m) => m.t >= seconds - span).map((m) => m.rss)
   const atStart = { rss: median(first.length > 0 ? first : [memory[0].rss]) }
   const atEnd = { rss: median(last.length > 0 ? last : [memory[memory.length - 1].rss]) }
   const unexpected = Object.entries(soak.outcomes).filter(([k]) => {
@@ -161,15 +166,26 @@ try {
   const startMib = (atStart.rss / 2 ** 20).toFixed(1)
   const endMib = (atEnd.rss / 2 ** 20).toFixed(1)
   const maxMib = (Math.max(...memory.map((m) => m.rss)) / 2 ** 20).toFixed(1)
-  console.log(`\nserver RSS (median of 1 s samples): ${startMib} MiB over the first 10 s after warm-up, ` +
-    `${endMib} MiB over the last 10 s (${(100 * change).toFixed(1)} %), max ${maxMib} MiB`)
+  // a leak shows as a steady slope; least squares over every sample after the first window
+  const settled = memory.filter((m) => m.t >= span)
+  const meanT = settled.reduce((n, m) => n + m.t, 0) / settled.length
+  const meanR = settled.reduce((n, m) => n + m.rss, 0) / settled.length
+  const slope = settled.reduce((n, m) => n + (m.t - meanT) * (m.rss - meanR), 0) /
+    settled.reduce((n, m) => n + (m.t - meanT) ** 2, 0) // bytes per second
+  const perMinute = (slope * 60 / 2 ** 20).toFixed(2)
+  console.log(`\nserver RSS (median of 1 s samples): ${startMib} MiB over the first ${span} s after warm-up, ` +
+    `${endMib} MiB over the last ${span} s (${(100 * change).toFixed(1)} %), max ${maxMib} MiB; ` +
+    `trend after the first window ${perMinute} MiB/min`)
   const mib = (xs: number[]): string => (median(xs) / 2 ** 20).toFixed(1)
   const part = (from: number, to: number): typeof memory => memory.filter((m) => m.t >= from && m.t < to)
-  const [early, late] = [part(0, 10), part(seconds - 10, Infinity)]
-  console.log('  of which (medians, first → last 10 s): ' +
+  const [early, late] = [part(0, span), part(seconds - span, Infinity)]
+  console.log(`  of which (medians, first → last ${span} s): ` +
     `JS heap ${mib(early.map((m) => m.heapUsed))} → ${mib(late.map((m) => m.heapUsed))} MiB, ` +
     `external ${mib(early.map((m) => m.external))} → ${mib(late.map((m) => m.external))} MiB ` +
     `(array buffers ${mib(early.map((m) => m.arrayBuffers))} → ${mib(late.map((m) => m.arrayBuffers))})`)
+  const fds = (xs: typeof memory): string => xs.length === 0 ||
+    xs[0].fds === null ? 'n/a' : String(median(xs.map((m) => m.fds!)))
+  console.log(`open file descriptors (medians, first → last ${span} s): ${fds(early)} → ${fds(late)}`)
   console.log(`decoded cache: ${cacheLine('aloft_decoded_cache_requests_total')}`)
   const path = writeResult('soak', {
     seconds,
@@ -180,7 +196,9 @@ try {
     soak,
     unexpected: Object.fromEntries(unexpected),
     errors,
-    rss: { start: atStart.rss, end: atEnd.rss, change, samples: memory },
+    rss: { window_seconds: span, start: atStart.rss, end: atEnd.rss, change, bytes_per_minute: slope * 60,
+      samples: memory },
+    fds: { start: fds(early), end: fds(late) },
     decoded_cache: cacheLine('aloft_decoded_cache_requests_total')
   })
   console.log(`\n→ ${path}`)

@@ -10,7 +10,7 @@ import { validate } from '../contract/validate.js'
 import { buildOpenApi } from '../contract/openapi.js'
 import { compileSerializer, type Serializer } from '../contract/serialize.js'
 import { HttpProblem, problemBody, sendProblem } from './problem.js'
-import { readJsonBody } from './body.js'
+import { ClientGoneError, readJsonBody } from './body.js'
 import { admit, authenticate, checkAdmin } from './auth.js'
 import type { AloftRequest, AppDeps, Handlers, Reply } from './context.js'
 import { accountHandlers } from './routes/accounts.js'
@@ -54,6 +54,11 @@ export function createApp (deps: AppDeps): App {
   /** Every error of a request ends here, and nothing thrown here may escape: the process keeps serving. */
   function fail (err: unknown, req: AloftRequest, res: ServerResponse): void {
     try {
+      if (err instanceof ClientGoneError) {
+        logger.debug({ request_id: req.id, reason: err.message }, 'the client went away')
+        res.destroy()
+        return
+      }
       if (res.headersSent) {
         logger.error({ err, request_id: req.id }, 'error after the response started')
         res.destroy()

@@ -4,6 +4,11 @@ import type { IncomingMessage } from 'node:http'
 import { isUtf8 } from 'node:buffer'
 import { HttpProblem, MAX_PROBLEM_ERRORS } from './problem.js'
 
+/** The client went away before its request was read: nobody is left to answer. */
+export class ClientGoneError extends Error {
+  override readonly name = 'ClientGoneError'
+}
+
 /**
  * How deeply arrays and objects may nest. No request of the interface nests past 3; the limit is
  * checked on the raw bytes before anything parses or walks the value, so no later recursion
@@ -75,9 +80,9 @@ function readLimited (req: IncomingMessage, limit: number): Promise<Buffer> {
       chunks.push(chunk)
     }
     const onEnd = (): void => { done(); resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)) }
-    const onError = (err: Error): void => { done(); reject(err) }
+    const onError = (err: Error): void => { done(); reject(new ClientGoneError(err.message)) }
     // A client gone mid-body may end the stream with neither 'end' nor 'error': never wait forever.
-    const onClose = (): void => { done(); reject(new Error('the request closed before its body ended')) }
+    const onClose = (): void => { done(); reject(new ClientGoneError('the request closed before its body ended')) }
     req.on('data', onData)
     req.on('end', onEnd)
     req.on('error', onError)

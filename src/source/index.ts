@@ -63,6 +63,8 @@ export interface SourceOptions {
   upstreamPerMinute?: number
   /** Override the limiter interval (tests); default 60 000 ms. */
   upstreamIntervalMs?: number
+  /** Override the clustered limiter's client timeout (tests); default 10 000 ms. */
+  limiterClientTimeoutMs?: number
   /** Timeout of one upstream HTTP request; default 30 000 ms. */
   requestTimeoutMs?: number
   /** How long a request may wait for a unit in all (queue, single flight, requests, retries); default 20 000 ms. */
@@ -88,6 +90,7 @@ export function createSource (options: SourceOptions): Source {
     maxConcurrent: options.upstreamConcurrency,
     perInterval: options.upstreamPerMinute ?? (s.kind === 'mirror' ? 6000 : 100),
     intervalMs: options.upstreamIntervalMs,
+    clientTimeoutMs: options.limiterClientTimeoutMs,
     redisUrl: options.redisUrl,
     id: `${options.redisPrefix ?? 'aloft:'}{upstream}`,
     onError: (err) => options.logger.warn(`upstream limiter: ${(err as Error).message}`)

@@ -22,16 +22,39 @@ export interface ThrottleOptions {
    * braces keep all of the limiter's keys in one Redis Cluster slot, as its scripts need).
    */
   id?: string
+  /**
+   * A clustered client not heard from for this long is taken for dead by the others (its slots
+   * freed); default 10 000 ms. Heartbeats go out at a third of it at most.
+   */
+  clientTimeoutMs?: number
   onError?: (err: unknown) => void
 }
 
+/**
+ * Bottleneck recovers from a Redis that lost this client's registration (a Redis outage longer
+ * than the client timeout) or the limiter's settings (a Redis restart without persistence) only
+ * when the script error reads exactly UNKNOWN_CLIENT / SETTINGS_KEY_NOT_FOUND; Redis 7 prefixes
+ * script errors with "ERR ", so those paths never run and every job fails from then on. We
+ * rebuild the limiter instead: a new one registers afresh and recreates missing settings.
+ */
+const LOST_STATE = /UNKNOWN_CLIENT|SETTINGS_KEY_NOT_FOUND/
+
+/** At most one rebuild per this many ms (the errors come in bursts). */
+const REBUILD_INTERVAL_MS = 1000
+
+interface Built { limiter: Bottleneck, connection: Bottleneck.IORedisConnection | null }
+
 export class Throttle {
-  private readonly limiter: Bottleneck
-  private readonly connection: Bottleneck.IORedisConnection | null = null
+  private current: Built
+  private readonly build: () => Built
+  private readonly onError: (err: unknown) => void
+  private rebuiltAt = 0
 
   constructor (options: ThrottleOptions = {}) {
     const perInterval = options.perInterval ?? 100
     const intervalMs = options.intervalMs ?? 60_000
+    const clientTimeout = options.clientTimeoutMs ?? 10_000
+    this.onError = options.onError ?? (() => {})
     const settings: Bottleneck.ConstructorOptions = {
       id: options.id ?? 'aloft:{upstream}',
       maxConcurrent: options.maxConcurrent ?? 4,
@@ -42,28 +65,62 @@ export class Throttle {
       reservoirRefreshAmount: Math.max(1, Math.floor(perInterval / 2)),
       reservoirRefreshInterval: intervalMs,
       // clustered limiters refresh the reservoir on their heartbeat (5 s by default): keep it a
-      // small part of the interval so a short test interval is honoured too
-      heartbeatInterval: Math.min(5000, Math.max(50, Math.floor(intervalMs / 5)))
+      // small part of the interval so a short test interval is honoured too, and well inside the
+      // client timeout so a live client is never taken for dead
+      heartbeatInterval: Math.min(5000, Math.max(50, Math.floor(intervalMs / 5)), Math.floor(clientTimeout / 3)),
+      clientTimeout
     }
-    if (options.redisUrl !== undefined) {
-      const parsed = parseRedisUrl(options.redisUrl)
+    const redisUrl = options.redisUrl
+    this.build = (): Built => {
+      if (redisUrl === undefined) return { limiter: this.listen(new Bottleneck(settings)), connection: null }
+      const parsed = parseRedisUrl(redisUrl)
       const clientOptions = { maxRetriesPerRequest: 2, enableOfflineQueue: true, ...parsed.options }
-      this.connection = new Bottleneck.IORedisConnection((parsed.cluster
+      const connection = new Bottleneck.IORedisConnection((parsed.cluster
         ? { clusterNodes: parsed.nodes, clientOptions, Redis }
-        : { client: new Redis(options.redisUrl, clientOptions), Redis }) as Bottleneck.IORedisConnectionOptions)
-      this.connection.on('error', (err) => options.onError?.(err))
+        : { client: new Redis(redisUrl, clientOptions), Redis }) as Bottleneck.IORedisConnectionOptions)
+      connection.on('error', (err) => this.onError(err))
       // keys expire after a while without use, so stopped clusters leave nothing behind in Redis
-      this.limiter = new Bottleneck({ ...settings, datastore: 'ioredis', connection: this.connection,
-        clearDatastore: false, timeout: Math.max(300_000, 5 * intervalMs) })
-    } else {
-      this.limiter = new Bottleneck(settings)
+      const limiter = new Bottleneck({
+        ...settings, datastore: 'ioredis', connection, clearDatastore: false, timeout: Math.max(300_000, 5 * intervalMs)
+      })
+      return { limiter: this.listen(limiter), connection }
     }
-    this.limiter.on('error', (err) => options.onError?.(err))
+    this.current = this.build()
+  }
+
+  private listen (limiter: Bottleneck): Bottleneck {
+    limiter.on('error', (err) => {
+      this.onError(err)
+      if (limiter === this.current?.limiter) this.recoverFrom(err)
+    })
+    return limiter
+  }
+
+  /** A new limiter when Redis has lost this one's state; jobs waiting in the old one fail (and are retried). */
+  private recoverFrom (err: unknown): void {
+    if (!LOST_STATE.test(String((err as Error)?.message)) || Date.now() - this.rebuiltAt < REBUILD_INTERVAL_MS) return
+    this.rebuiltAt = Date.now()
+    const old = this.current
+    this.current = this.build()
+    this.onError(new Error('rebuilt the upstream limiter: its Redis had lost the limiter\'s state'))
+    void Throttle.dispose(old, true)
+  }
+
+  private static async dispose (built: Built, dropWaiting: boolean): Promise<void> {
+    try {
+      if (dropWaiting) await built.limiter.stop({ dropWaitingJobs: true })
+    } catch {
+      // already stopping
+    }
+    // connection first: once it is terminated the limiter does not unsubscribe on a closed (or
+    // unreachable) socket, which bottleneck would do without catching the failure
+    if (built.connection !== null) await built.connection.disconnect(false)
+    await built.limiter.disconnect(false)
   }
 
   /** Resolves once the (clustered) limiter can accept jobs. */
   async ready (): Promise<void> {
-    await this.limiter.ready()
+    await this.current.limiter.ready()
   }
 
   /**
@@ -72,13 +129,15 @@ export class Throttle {
    * what frees slots whose `done` was lost with a Redis restart.
    */
   async schedule<T> (fn: () => Promise<T>, timeoutMs: number): Promise<T> {
-    return await this.limiter.schedule({ expiration: timeoutMs + JOB_EXPIRATION_MARGIN_MS }, fn)
+    try {
+      return await this.current.limiter.schedule({ expiration: timeoutMs + JOB_EXPIRATION_MARGIN_MS }, fn)
+    } catch (err) {
+      this.recoverFrom(err)
+      throw err
+    }
   }
 
   async close (): Promise<void> {
-    // connection first: once it is terminated the limiter does not unsubscribe on a closed (or
-    // unreachable) socket, which bottleneck would do without catching the failure
-    if (this.connection !== null) await this.connection.disconnect(false)
-    await this.limiter.disconnect(false)
+    await Throttle.dispose(this.current, false)
   }
 }

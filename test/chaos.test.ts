@@ -1,0 +1,24 @@
+// The chaos suite, short: two real instances (the built service) on one persistent Redis, the
+// NOAA stand-in, steady mixed load, and every fault of bench/chaos in turn. Nothing may answer a
+// 500, every refusal must be a valid problem, every fault must be recovered from, and each
+// account's charges must equal what reached the upstream for it. Needs `npm run build` (npm test
+// builds first).
+import t from 'tap'
+import { runChaos } from '../bench/chaos.js'
+
+t.test('faults in turn under load: no 500, valid problems, recovery, exact charges', async (t) => {
+  const report = await runChaos({ short: true })
+  t.same(report.failures, [], 'no failure')
+  t.ok(report.seconds < 60, `finished in ${report.seconds.toFixed(0)} s`)
+  for (const r of report.reconcile) {
+    t.ok(r.upstreamRequests > 0, `account ${r.account} made cold requests`)
+    t.equal(r.charged, r.upstreamRequests, `account ${r.account}: charged as many attempts as reached the upstream`)
+  }
+  for (const p of report.phases) {
+    t.equal(p.status500, 0, `${p.phase}: no 500`)
+    t.equal(p.invalidProblems, 0, `${p.phase}: every refusal a problem document`)
+    if (p.phase !== 'baseline') t.ok(p.recoverySeconds !== null && p.recoverySeconds < 10, `${p.phase}: recovered`)
+  }
+  const down = report.phases.find((p) => p.phase.startsWith('redis down'))!
+  t.ok((down.problems.service_unavailable ?? 0) > 0, 'with Redis down, keyed requests are 503 service_unavailable')
+})
