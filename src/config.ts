@@ -3,6 +3,7 @@
 import type { Level } from 'pino'
 import { availableParallelism } from 'node:os'
 import { parseRedisUrl } from './redis.js'
+import { LIMITS } from './contract/limits.js'
 
 export type SourceSetting =
   | { kind: 'noaa' }
@@ -40,6 +41,12 @@ export interface Config {
   keepAliveTimeoutMs: number
   maxConnections: number
   maxInFlight: number
+  /** Bulk samples: most points, body bytes and distinct source units per request. */
+  samplesMaxPoints: number
+  samplesMaxBodyBytes: number
+  samplesMaxUnits: number
+  /** Bulk samples of at least this many points are computed on the worker pool, in slices. */
+  samplesWorkerThreshold: number
 }
 
 export class ConfigError extends Error {
@@ -79,7 +86,10 @@ export const VARIABLES: readonly VariableSpec[] = [
   },
   { name: 'ALOFT_CACHE_DIR', default: 'var/cache', about: 'where raw source bytes are kept across restarts' },
   { name: 'ALOFT_DAILY_ALLOWANCE', default: '1000', about: 'upstream attempts per account per UTC day (integer >= 0)' },
-  { name: 'ALOFT_RATE_PER_SECOND', default: '20', about: 'sustained profile requests per second per account (> 0)' },
+  {
+    name: 'ALOFT_RATE_PER_SECOND', default: '20',
+    about: 'sustained data requests per second per account (> 0; a samples request takes one per started 10 000 points)'
+  },
   { name: 'ALOFT_RATE_BURST', default: '40', about: 'profile request burst per account (integer >= 1)' },
   {
     name: 'ALOFT_MAX_TIME_OFFSET_HOURS', default: '3',
@@ -122,6 +132,23 @@ export const VARIABLES: readonly VariableSpec[] = [
   {
     name: 'ALOFT_MAX_IN_FLIGHT', default: '256',
     about: 'requests handled at once at most; beyond, a 503 service_unavailable with Retry-After'
+  },
+  {
+    name: 'ALOFT_SAMPLES_MAX_POINTS', default: String(LIMITS.samplesMaxPoints),
+    about: 'most points in one bulk samples request'
+  },
+  {
+    name: 'ALOFT_SAMPLES_MAX_BODY_MB', default: String(LIMITS.samplesMaxBodyBytes / 1024 / 1024),
+    about: 'largest bulk samples body (MiB, JSON or Arrow)'
+  },
+  {
+    name: 'ALOFT_SAMPLES_MAX_UNITS', default: '32',
+    about: 'most distinct source units (run, step and tile or file) one bulk samples request may need'
+  },
+  {
+    name: 'ALOFT_SAMPLES_WORKER_POINTS', default: '16384',
+    about: 'bulk samples requests with at least this many points are computed on the worker pool in slices; ' +
+      'smaller ones on the main thread'
   },
   {
     name: 'ALOFT_UPSTREAM_CONCURRENCY', default: '4',
@@ -217,6 +244,10 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   const keepAliveTimeoutMs = int('ALOFT_KEEP_ALIVE_TIMEOUT_MS', 0, 600_000)
   const maxConnections = int('ALOFT_MAX_CONNECTIONS', 1, 1_000_000)
   const maxInFlight = int('ALOFT_MAX_IN_FLIGHT', 1, 1_000_000)
+  const samplesMaxPoints = int('ALOFT_SAMPLES_MAX_POINTS', 1, 10_000_000)
+  const samplesMaxBodyBytes = int('ALOFT_SAMPLES_MAX_BODY_MB', 1, 4096) * 1024 * 1024
+  const samplesMaxUnits = int('ALOFT_SAMPLES_MAX_UNITS', 1, 10_000)
+  const samplesWorkerThreshold = int('ALOFT_SAMPLES_WORKER_POINTS', 1, 100_000_000)
   if (Number.isFinite(headersTimeoutMs) && Number.isFinite(requestTimeoutMs) && headersTimeoutMs > requestTimeoutMs) {
     problems.push('ALOFT_HEADERS_TIMEOUT_MS must not exceed ALOFT_REQUEST_TIMEOUT_MS (the headers are part of the ' +
       'request)')
@@ -227,7 +258,8 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     port, host, redisUrl, redisPrefix, adminToken, logLevel, source, cacheDir, dailyAllowance, ratePerSecond, rateBurst,
     maxTimeOffsetHours, shutdownGraceMs, cacheMegabytes, workers, interpolateIn, tileDegrees, upstreamConcurrency,
     upstreamPerMinute, upstreamTimeoutMs, fetchDeadlineMs, cacheMaxBytes, headersTimeoutMs, requestTimeoutMs,
-    keepAliveTimeoutMs, maxConnections, maxInFlight
+    keepAliveTimeoutMs, maxConnections, maxInFlight, samplesMaxPoints, samplesMaxBodyBytes, samplesMaxUnits,
+    samplesWorkerThreshold
   }
 }
 

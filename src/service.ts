@@ -8,6 +8,7 @@ import { createMetrics, type Metrics } from './metrics.js'
 import { createSource, type Source } from './source/index.js'
 import { Field, createPool } from './field/index.js'
 import { ProfileService } from './profile/service.js'
+import { SamplesEngine } from './samples/engine.js'
 import { createApp, type App } from './http/app.js'
 import { listen } from './http/server.js'
 
@@ -18,6 +19,7 @@ export interface RunningService {
   source: Source | undefined
   field: Field | undefined
   profiles: ProfileService | undefined
+  samples: SamplesEngine | undefined
   logger: Logger
   metrics: Metrics
   url: string
@@ -38,6 +40,7 @@ interface DataPath {
   source: Source
   field: Field
   profiles: ProfileService
+  samples: SamplesEngine
 }
 
 function dataPath (config: Config, store: AccountStore, logger: Logger, metrics: Metrics): DataPath {
@@ -63,11 +66,14 @@ function dataPath (config: Config, store: AccountStore, logger: Logger, metrics:
     registry: metrics.registry,
     cacheBytes: config.cacheMegabytes * 1024 * 1024
   })
-  return { source, field, profiles: new ProfileService({ source, field, interpolateIn: config.interpolateIn }) }
+  const samples = new SamplesEngine({ source, field, store, registry: metrics.registry,
+    maxUnits: config.samplesMaxUnits, workerThreshold: config.samplesWorkerThreshold })
+  const profiles = new ProfileService({ source, field, interpolateIn: config.interpolateIn })
+  return { source, field, profiles, samples }
 }
 
-function dataParts (data: DataPath | undefined): Pick<RunningService, 'source' | 'field' | 'profiles'> {
-  return { source: data?.source, field: data?.field, profiles: data?.profiles }
+function dataParts (data: DataPath | undefined): Pick<RunningService, 'source' | 'field' | 'profiles' | 'samples'> {
+  return { source: data?.source, field: data?.field, profiles: data?.profiles, samples: data?.samples }
 }
 
 export async function startService (config: Config, options: StartOptions = {}): Promise<RunningService> {

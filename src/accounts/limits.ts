@@ -63,9 +63,9 @@ export function gcra (limits: AccountLimits): Gcra {
 /** What one request does to the bucket; `tat` is the value to store when allowed. */
 export interface GcraStep { allowed: boolean, tat: number, fullInUs: number, retryInUs: number }
 
-export function gcraStep (g: Gcra, storedTat: number | null, nowUs: number): GcraStep {
+export function gcraStep (g: Gcra, storedTat: number | null, nowUs: number, cost = 1): GcraStep {
   const tat = storedTat === null || storedTat < nowUs ? nowUs : storedTat
-  const next = tat + g.intervalUs
+  const next = tat + g.intervalUs * cost
   const allowAt = next - g.burst * g.intervalUs
   if (nowUs < allowAt) return { allowed: false, tat, fullInUs: tat - nowUs, retryInUs: allowAt - nowUs }
   return { allowed: true, tat: next, fullInUs: next - nowUs, retryInUs: 0 }

@@ -100,9 +100,9 @@ export class MemoryStore implements AccountStore {
     return { ok: true, state: allowanceState(today.used, limit, msToReset) }
   }
 
-  async takeRequest (accountId: string, nowMs?: number): Promise<RateDecision> {
+  async takeRequest (accountId: string, nowMs?: number, cost = 1): Promise<RateDecision> {
     const nowUs = clockMs(nowMs) * 1000
-    const step = gcraStep(this.gcra, this.tats.get(accountId) ?? null, nowUs)
+    const step = gcraStep(this.gcra, this.tats.get(accountId) ?? null, nowUs, cost)
     if (step.allowed) this.tats.set(accountId, step.tat)
     return rateDecision(this.gcra, step)
   }

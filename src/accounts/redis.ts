@@ -190,9 +190,9 @@ export class RedisStore implements AccountStore {
     return charged === 1 ? { ok: true, state } : { ok: false, state, retry_after_seconds: state.reset_after_seconds }
   }
 
-  async takeRequest (accountId: string, nowMs?: number): Promise<RateDecision> {
+  async takeRequest (accountId: string, nowMs?: number, cost = 1): Promise<RateDecision> {
     const [allowed, fullInUs, retryInUs] = await this.script(SCRIPTS.takeRequest, [this.k.rate(accountId)],
-      [clock(nowMs), this.gcra.intervalUs, this.gcra.burst]) as number[]
+      [clock(nowMs), this.gcra.intervalUs, this.gcra.burst, cost]) as number[]
     return rateDecision(this.gcra, { allowed: allowed === 1, fullInUs, retryInUs })
   }
 

@@ -96,8 +96,11 @@ export interface AccountStore {
   allowance (accountId: string, nowMs?: number): Promise<AllowanceState>
   /** Atomically charges one upstream attempt if any remain today. */
   reserve (accountId: string, nowMs?: number): Promise<Reservation>
-  /** Atomically takes one request from the account's rate bucket. */
-  takeRequest (accountId: string, nowMs?: number): Promise<RateDecision>
+  /**
+   * Atomically takes `cost` requests (default 1) from the account's rate bucket: all or none. A
+   * cost above the burst is never allowed; callers cap it.
+   */
+  takeRequest (accountId: string, nowMs?: number, cost?: number): Promise<RateDecision>
   /**
    * authenticate, then for a live key takeRequest on its account, as one store call (one round
    * trip on Redis): what every profile request does first.

@@ -14,7 +14,10 @@ export {
 export {
   type AltitudeReference, type VerticalCoverage, verticalCoverage, isWithinCoverage, toMsl, toAgl
 } from './coverage.js'
-export { LEVEL_FIELDS, LEVEL_FIELD_COUNT, type LevelField, findLevel, writeLevel } from './interpolate.js'
+export {
+  LEVEL_FIELDS, LEVEL_FIELD_COUNT, type LevelField, findLevel, writeLevel, columnValuesAt,
+  AT_U, AT_V, AT_T, AT_Q, AT_LNP, AT_P
+} from './interpolate.js'
 export {
   type AtmosphereLevel, type ProfileRequest, type GroundFacts, type ProfileOk, type OutsideVerticalRange,
   type UnusableSourceColumn, type ProfileResult, groundFacts, writeLevels, computeProfile, levelAt

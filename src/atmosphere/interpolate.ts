@@ -29,27 +29,55 @@ export function findLevel (zs: ArrayLike<number>, count: number, z: number): num
   return lo
 }
 
+/** Slots of columnValuesAt's output. */
+export const AT_U = 0
+export const AT_V = 1
+export const AT_T = 2
+export const AT_Q = 3
+export const AT_LNP = 4
+export const AT_P = 5
+
 /**
- * Interpolates the column at geometric height zMsl and writes one AtmosphereLevel row (LEVEL_FIELDS
- * order) into out[offset …]. u, v, T, q linear in z and ln p linear in z (docs/DESIGN.md §4); a height
- * on a level returns that level's own values (including its pressure, not exp(ln p)). Heights
- * beyond the column take the end level: callers check coverage first. No allocation.
+ * The column's u, v, T, q, ln p and p at geometric height zMsl into out[AT_U … AT_P]: u, v, T, q
+ * linear in z and ln p linear in z (docs/DESIGN.md §4); a height on a level gives that level's own
+ * values (its own pressure, not exp(ln p)). Heights beyond the column take the end level: callers
+ * check coverage first (or clamp on purpose). No allocation.
+ */
+export function columnValuesAt (column: Column, zMsl: number, out: Float64Array): void {
+  const { z_m: zs, count } = column
+  const i = findLevel(zs, count, zMsl)
+  if (zMsl === zs[i] || i === count - 1 || !(zMsl > zs[i])) {
+    out[AT_U] = column.u_ms[i]
+    out[AT_V] = column.v_ms[i]
+    out[AT_T] = column.t_k[i]
+    out[AT_Q] = column.q_kg_kg[i]
+    out[AT_LNP] = column.ln_pressure[i]
+    out[AT_P] = column.pressure_pa[i]
+  } else {
+    const w = (zMsl - zs[i]) / (zs[i + 1] - zs[i])
+    out[AT_U] = lerp(column.u_ms, i, w)
+    out[AT_V] = lerp(column.v_ms, i, w)
+    out[AT_T] = lerp(column.t_k, i, w)
+    out[AT_Q] = lerp(column.q_kg_kg, i, w)
+    out[AT_LNP] = lerp(column.ln_pressure, i, w)
+    out[AT_P] = Math.exp(out[AT_LNP])
+  }
+}
+
+const at = new Float64Array(6)
+
+/**
+ * Interpolates the column at geometric height zMsl (columnValuesAt) and writes one AtmosphereLevel
+ * row (LEVEL_FIELDS order) into out[offset …]. No allocation.
  */
 export function writeLevel (column: Column, altitudeAgl: number, zMsl: number, out: Float64Array,
   offset: number): void {
-  const { z_m: zs, count } = column
-  const i = findLevel(zs, count, zMsl)
-  let u: number, v: number, t: number, q: number, p: number
-  if (zMsl === zs[i] || i === count - 1 || !(zMsl > zs[i])) {
-    u = column.u_ms[i]; v = column.v_ms[i]; t = column.t_k[i]; q = column.q_kg_kg[i]; p = column.pressure_pa[i]
-  } else {
-    const w = (zMsl - zs[i]) / (zs[i + 1] - zs[i])
-    u = lerp(column.u_ms, i, w)
-    v = lerp(column.v_ms, i, w)
-    t = lerp(column.t_k, i, w)
-    q = lerp(column.q_kg_kg, i, w)
-    p = Math.exp(lerp(column.ln_pressure, i, w))
-  }
+  columnValuesAt(column, zMsl, at)
+  const u = at[AT_U]
+  const v = at[AT_V]
+  const t = at[AT_T]
+  const q = at[AT_Q]
+  const p = at[AT_P]
   out[offset] = altitudeAgl
   out[offset + 1] = zMsl
   out[offset + 2] = u

@@ -34,3 +34,14 @@ export const PROVENANCE_DEFAULTS = {
   processing_version: PROCESSING_VERSION,
   ...METHODS
 } as const
+
+/** Bulk samples' methods (docs/DESIGN.md §6): `nearest` is the profile's own; `linear` blends. */
+export const SAMPLE_METHODS = {
+  nearest: METHODS,
+  linear: {
+    ...METHODS,
+    spatial_interpolation: 'bilinear_in_grid_coordinates_of_columns',
+    temporal_interpolation: 'linear_between_consecutive_steps_of_newest_run_else_nearest_available_model_step',
+    vertical_interpolation: `${METHODS.vertical_interpolation}_per_column_then_blended_log_pressure`
+  }
+} as const

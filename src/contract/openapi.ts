@@ -38,11 +38,15 @@ export function buildOpenApi (routes: readonly RouteSpec[]): object {
     }))
     const responses: Record<string, unknown> = {}
     const s = route.success
+    const binary = { schema: { type: 'string', format: 'binary' } }
     responses[String(s.status)] = {
       description: route.summary,
-      content: s.schema !== undefined
-        ? { 'application/json': { schema: ref(s.schema) } }
-        : { [s.mediaType ?? 'text/plain']: { schema: { type: 'string' } } }
+      content: {
+        ...(s.schema !== undefined
+          ? { 'application/json': { schema: ref(s.schema) } }
+          : { [s.mediaType ?? 'text/plain']: { schema: { type: 'string' } } }),
+        ...Object.fromEntries((s.alternatives ?? []).map((m) => [m, binary]))
+      }
     }
     const byStatus = new Map<number, ProblemCodeName[]>()
     for (const code of [...route.problems, 'internal_error' as const]) {
@@ -64,7 +68,8 @@ export function buildOpenApi (routes: readonly RouteSpec[]): object {
       tags: [route.tag],
       ...(params.length > 0 ? { parameters: params } : {}),
       ...(route.body !== undefined ? { requestBody: { required: true,
-        content: { 'application/json': { schema: ref(route.body.schema) } } } } : {}),
+        content: Object.fromEntries((route.body.mediaTypes ?? ['application/json']).map((m) =>
+          [m, m === 'application/json' ? { schema: ref(route.body!.schema) } : binary])) } } : {}),
       responses,
       security: route.auth === 'api_key' ? [{ ApiKeyAuth: [] }] : route.auth === 'admin' ? [{ AdminBearer: [] }] : []
     }

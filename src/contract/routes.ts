@@ -8,6 +8,7 @@ import {
 } from './schemas.js'
 import { PROFILE_UNAUTHORIZED_TITLE, type ProblemCodeName } from './codes.js'
 import { LIMITS } from './limits.js'
+import { ARROW_STREAM, SamplesRequest, SamplesResponse } from './samples.js'
 
 export type Method = 'GET' | 'POST' | 'DELETE'
 /** Who may call a route: anyone, an API key, or the operator token (ALOFT_ADMIN_TOKEN). */
@@ -26,10 +27,13 @@ export interface RouteSpec {
    * routes without a rate limit (the key alone is checked).
    */
   admissionCost: number
-  /** The JSON request body: its schema and the most bytes accepted. */
-  body?: { schema: TSchema, limitBytes: number }
-  /** Success status → schema (JSON) or media type for non-JSON bodies. */
-  success: { status: number, schema?: TSchema, mediaType?: string }
+  /**
+   * The request body: its JSON schema and the most bytes accepted (the default, when configurable).
+   * `mediaTypes` beyond JSON: the handler reads and checks the body itself.
+   */
+  body?: { schema: TSchema, limitBytes: number, mediaTypes?: string[] }
+  /** Success status → schema (JSON) or media type for non-JSON bodies; `alternatives`: other media types by Accept. */
+  success: { status: number, schema?: TSchema, mediaType?: string, alternatives?: string[] }
   /** Problem codes this operation may answer with, besides internal_error. */
   problems: ProblemCodeName[]
   /** Any origin may read it from a browser (never for key or operator routes: keys are secrets for servers). */
@@ -66,6 +70,17 @@ export const ROUTES: readonly RouteSpec[] = [
     auth: 'api_key', admissionCost: 1, unauthorizedTitle: PROFILE_UNAUTHORIZED_TITLE, body: json(AtmosphereRequest),
     success: { status: 200, schema: AtmosphereResponse },
     problems: [...KEY_PROBLEMS, 'rate_limited', ...BODY_PROBLEMS, ...DATA_PROBLEMS, 'outside_vertical_range']
+  }),
+  route({
+    method: 'POST', path: '/v1/atmosphere/samples', operationId: 'get_atmospheric_samples', tag: 'atmosphere',
+    summary: 'The atmosphere at many (latitude, longitude, time, height) points at once, interpolated in space, time ' +
+      'and height; JSON or Apache Arrow in and out',
+    auth: 'api_key', admissionCost: 1, streams: true,
+    body: { schema: SamplesRequest, limitBytes: LIMITS.samplesMaxBodyBytes, mediaTypes: ['application/json',
+      ARROW_STREAM] },
+    success: { status: 200, schema: SamplesResponse, alternatives: [ARROW_STREAM] },
+    problems: [...KEY_PROBLEMS, 'rate_limited', ...BODY_PROBLEMS, 'outside_source_coverage',
+      'daily_allowance_exhausted', 'source_busy']
   }),
   route({
     method: 'GET', path: '/v1/atmosphere/capabilities', tag: 'atmosphere',

@@ -1,7 +1,8 @@
 // Every record of the interface (docs/INTERFACE.md §2), once, as TypeBox: each declaration is both the JSON
 // Schema (Ajv validation, /openapi.json) and the static type handlers use.
 import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/typebox'
-import { LIMITS } from './limits.js'
+import { ALTITUDE_REFERENCES, LIMITS } from './limits.js'
+import { SampleUnit, SamplesRequest, SamplesResponse } from './samples.js'
 import { PROBLEM_CODE_NAMES } from './codes.js'
 
 const DateTime = (description: string) => Type.String({ format: 'date-time', description })
@@ -13,7 +14,7 @@ const StringEnum = <T extends string>(values: readonly T[], options: SchemaOptio
 const NullableNumber = (options: { minimum: number, maximum: number, description?: string }) =>
   Type.Unsafe<number | null>({ ...options, type: ['number', 'null'] })
 
-export const ALTITUDE_REFERENCES = ['agl', 'msl'] as const
+export { ALTITUDE_REFERENCES }
 export const QUALITY_OPTIONS = ['best_available', 'immediate'] as const
 
 // 2.1
@@ -240,6 +241,17 @@ export const Capabilities = Type.Object({
     request_rate_per_second: Type.Number(),
     request_burst: Type.Integer({ minimum: 1 })
   }, { additionalProperties: false }),
+  samples: Type.Object({
+    max_points: Type.Integer({ minimum: 1 }),
+    max_body_bytes: Type.Integer({ minimum: 1 }),
+    max_units: Type.Integer({ minimum: 1, description: 'distinct source units one request may need' }),
+    points_per_rate_token: Type.Integer({ minimum: 1 }),
+    media_types: Type.Array(Type.String()),
+    interpolations: Type.Array(Type.String()),
+    out_of_column: Type.Array(Nullable(Type.String())),
+    fields: Type.Array(Type.String()),
+    statuses: Type.Array(Type.String())
+  }, { additionalProperties: false, description: 'POST /v1/atmosphere/samples' }),
   altitude_references: Type.Array(StringEnum(ALTITUDE_REFERENCES)),
   quality_options: Type.Array(StringEnum(QUALITY_OPTIONS)),
   default_quality: Type.Literal('best_available'),
@@ -265,6 +277,6 @@ export type Health = Static<typeof Health>
 export const SCHEMAS = {
   AtmosphereRequest, AtmosphereResponse, AtmosphereLevel, AtmosphereProvenance, VerticalCoverage,
   BetaUsage, Problem, ValidationErrorItem, NewKey, NewAccount, CreatedKey, KeyInfo, KeyList,
-  AccountInfo, CreatedAccount, Capabilities, Health
+  AccountInfo, CreatedAccount, Capabilities, Health, SamplesRequest, SamplesResponse, SampleUnit
 } as const
 export type SchemaName = keyof typeof SCHEMAS

@@ -3,7 +3,9 @@
 // samples and trajectories all read tiles through here.
 import { Counter, Gauge, type Registry } from 'prom-client'
 import type { Column } from '../atmosphere/index.js'
-import { SourceError, beforeDeadline, type Resolution, type Source } from '../source/index.js'
+import {
+  SourceError, beforeDeadline, type FetchUnit, type FetchedUnit, type Resolution, type Source
+} from '../source/index.js'
 import { ColumnMemo } from './column-memo.js'
 import type { GridBox, TileLayout } from './layout.js'
 import type { WorkerPool } from './pool.js'
@@ -47,8 +49,13 @@ export function blockAround (point: { i: number, j: number }): GridBox {
   return { i0: Math.floor(point.i / BLOCK) * BLOCK, j0: Math.floor(point.j / BLOCK) * BLOCK, ni: BLOCK, nj: BLOCK }
 }
 
+/** The box a piece of `unit` holding (i, j) is decoded as: none (the whole tile) for a tiled unit. */
+export function pieceBox (unit: FetchUnit, point: { i: number, j: number }): GridBox | undefined {
+  return unit.tile === undefined ? blockAround(point) : undefined
+}
+
 /** Cache key of a decoded unit: the source unit, and the block of it when only a block is decoded. */
-function decodedKey (unitKey: string, box: GridBox | undefined): string {
+export function decodedKey (unitKey: string, box: GridBox | undefined): string {
   return box === undefined ? unitKey : `${unitKey}#${box.i0},${box.j0}`
 }
 
@@ -107,8 +114,28 @@ export class Field {
     resolution: Resolution, accountId: string, deadline = this.#source.deadline()
   ): Promise<{ unit: DecodedUnit, hit: boolean }> {
     const box = resolution.unit.tile === undefined ? blockAround(resolution.point) : undefined
-    const loading = this.cache.get(decodedKey(resolution.unitKey, box), async () => {
-      const fetched = await this.#source.fetch(resolution, { accountId, deadline })
+    return await this.#load(decodedKey(resolution.unitKey, box), box, deadline,
+      async () => await this.#source.fetch(resolution, { accountId, deadline }))
+  }
+
+  /**
+   * The decoded piece of exactly `unit` holding grid point (i, j): the whole tile of a filter
+   * unit, the block around (i, j) of a file unit. For callers that planned their units (samples):
+   * no other (run, step) is ever substituted. Same waits and errors as `load`.
+   */
+  async loadPiece (
+    unit: FetchUnit, point: { i: number, j: number }, accountId: string, deadline = this.#source.deadline()
+  ): Promise<{ unit: DecodedUnit, hit: boolean }> {
+    const box = pieceBox(unit, point)
+    return await this.#load(decodedKey(unit.key, box), box, deadline,
+      async () => await this.#source.fetchExact(unit, { accountId, deadline }))
+  }
+
+  async #load (
+    key: string, box: GridBox | undefined, deadline: number, fetch: () => Promise<FetchedUnit>
+  ): Promise<{ unit: DecodedUnit, hit: boolean }> {
+    const loading = this.cache.get(key, async () => {
+      const fetched = await fetch()
       const shared = new Uint8Array(new SharedArrayBuffer(fetched.bytes.length))
       shared.set(fetched.bytes)
       // The source has verified the unit (GRIB2, run, step, fields) and scanned it already.

@@ -4,7 +4,9 @@
 //   const { unit } = await field.load(await source.resolve(...), accountId)  // fetched once, decoded once
 //   field.column(unit, i, j)                       // the filled column at a grid point, kept
 //   bilinearStencil(unit.layout.grid, lat, lon, s) // corners and weights; tileValue(...) reads in place
-export { Field, UnusableUnitError, BLOCK, blockAround, type DecodedUnit, type FieldOptions } from './field.js'
+export {
+  Field, UnusableUnitError, BLOCK, blockAround, decodedKey, pieceBox, type DecodedUnit, type FieldOptions
+} from './field.js'
 export { createPool, PoolBusyError, type PoolOptions, type WorkerPool } from './pool.js'
 export { UnitCache, type CacheStats, type Sized } from './unit-cache.js'
 export { ColumnMemo, COLUMNS_PER_UNIT } from './column-memo.js'

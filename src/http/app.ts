@@ -16,6 +16,7 @@ import type { AloftRequest, AppDeps, Handlers, Reply } from './context.js'
 import { accountHandlers } from './routes/accounts.js'
 import { metaHandlers } from './routes/meta.js'
 import { profileHandlers } from './routes/profile.js'
+import { samplesHandlers } from './routes/samples.js'
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 /** Answered even at capacity: a liveness probe must not fail because the service is busy. */
@@ -39,7 +40,8 @@ export function createApp (deps: AppDeps): App {
   const handlers: Handlers = {
     ...metaHandlers(deps, openapi),
     ...accountHandlers(deps),
-    ...profileHandlers(deps)
+    ...profileHandlers(deps),
+    ...samplesHandlers(deps)
   }
   const matchers = routes.map((r) => ({ route: r, pattern: parsePattern(r.path).pattern }))
   let inFlight = 0
@@ -156,10 +158,11 @@ export function createApp (deps: AppDeps): App {
         checkAdmin(req, config.adminToken as string)
       }
       let body: unknown
-      if (route.body !== undefined) body = await readBody(req, route.body)
+      // a route taking other media types than JSON reads and checks its body itself
+      if (route.body !== undefined && route.body.mediaTypes === undefined) body = await readBody(req, route.body)
       // `body` is what the route's schema validated: the body type its handler declares.
       const reply = await handle({ req, res, body: body as never, accountId, params: req.params })
-      send(res, reply, route.success.status, serialize)
+      if (reply.streamed !== true) send(res, reply, route.success.status, serialize)
     })
   }
 

@@ -55,7 +55,7 @@ export async function admit (req: AloftRequest, res: ServerResponse, deps: AppDe
   const rate = admission.rate
   if (!rate.allowed) {
     throw new HttpProblem('rate_limited', {
-      detail: `This account may make ${deps.config.ratePerSecond} profile requests per second (bursts of ` +
+      detail: `This account may make ${deps.config.ratePerSecond} requests per second (bursts of ` +
         `${deps.config.rateBurst}).`,
       headers: {
         'RateLimit-Limit': rate.limit,

@@ -43,7 +43,7 @@ export function nestsDeeperThan (bytes: Uint8Array, limit: number): boolean {
   return false
 }
 
-function isJsonMediaType (contentType: string): boolean {
+export function isJsonMediaType (contentType: string): boolean {
   const [type, ...params] = contentType.split(';').map((s) => s.trim().toLowerCase())
   if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) return false
   const charset = params.find((p) => p.startsWith('charset='))
@@ -53,7 +53,7 @@ function isJsonMediaType (contentType: string): boolean {
 /**
  * The body's bytes, refused past `limit` (declared or streamed). Events, not an async iterator: this is the hot path.
  */
-function readLimited (req: IncomingMessage, limit: number): Promise<Buffer> {
+export function readLimited (req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = req.headers['content-length']
   if (declared !== undefined && Number(declared) > limit) {
     return Promise.reject(new HttpProblem('payload_too_large',

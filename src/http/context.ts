@@ -7,6 +7,7 @@ import type { Config } from '../config.js'
 import type { Logger } from '../logger.js'
 import type { Metrics } from '../metrics.js'
 import type { ProfileService } from '../profile/service.js'
+import type { SamplesEngine } from '../samples/engine.js'
 import type { Source } from '../source/index.js'
 
 export interface AloftRequest extends Request {
@@ -23,6 +24,8 @@ export interface Reply {
   /** JSON unless said otherwise. */
   mediaType?: string
   headers?: Record<string, string | number>
+  /** The handler has written the whole answer itself (a streamed route). */
+  streamed?: true
 }
 
 export interface HandlerContext<Body = unknown> {
@@ -50,6 +53,8 @@ export interface AppDeps {
   metrics: Metrics
   /** The data path; absent, the profile route answers 503. */
   profiles?: ProfileService
+  /** The bulk samples engine; absent, the samples route answers 503. */
+  samples?: SamplesEngine
   source?: Source
   /** Milliseconds since the epoch; injectable for the allowance day boundary. */
   now?: () => number

@@ -34,8 +34,9 @@ export { beforeDeadline } from './fetcher.js'
 export { Source } from './source.js'
 export type { Quality, ResolveRequest, Resolution, SourceDescription, SourceLogger, SourcePoint } from './source.js'
 export type { FetchedUnit } from './fetcher.js'
-export type { FetchUnit, Origin } from './adapters/index.js'
+export type { FetchUnit, HeldRunStep, Origin } from './adapters/index.js'
 export { chooseTime } from './catalog.js'
+export { HOUR_MS, validTime, type RunStep } from './gfs.js'
 export { bucketKey, filterQuery, fileUnitKey, isoTime, tileOf, tileUnitKey, GLOBAL_0P25 } from './gfs.js'
 
 export interface SourceOptions {

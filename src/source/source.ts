@@ -2,7 +2,7 @@
 import type { Registry } from 'prom-client'
 import type { AccountStore } from '../accounts/store.js'
 import { gridPointIndex, normalizeLongitude, type LatLonGrid } from '../grib/index.js'
-import type { Adapter, FetchUnit } from './adapters/index.js'
+import type { Adapter, FetchUnit, HeldRunStep } from './adapters/index.js'
 import { Catalog, chooseTime } from './catalog.js'
 import { DiskCache } from './disk-cache.js'
 import { SourceError, UpstreamFailure } from './errors.js'
@@ -259,6 +259,52 @@ export class Source {
         current = await this.resolve({ ...resolution.request, accountId: options.accountId })
       }
     }
+  }
+
+  /**
+   * Exactly this unit's bytes, for callers that planned their units themselves (samples): a unit
+   * upstream turns out not to have is remembered as missing and is outside_source_coverage.
+   */
+  async fetchExact (unit: FetchUnit, options: { accountId: string, deadline?: number }): Promise<FetchedUnit> {
+    try {
+      return await this.fetchUnit(unit, options.accountId, options.deadline ?? this.deadline())
+    } catch (err) {
+      if (!(err instanceof UpstreamFailure && err.kind === 'missing')) throw err
+      this.catalog.markMissing(unit)
+      this.logger.warn(`upstream lacks run ${isoTime(unit.run)} step ${unit.step} h (${err.message})`)
+      throw new SourceError('outside_source_coverage',
+        { detail: `the source no longer holds run ${isoTime(unit.run)} step ${unit.step} h` })
+    }
+  }
+
+  /** The unit holding grid point (i, j) of (run, step). */
+  unitAt (rs: HeldRunStep, i: number, j: number): FetchUnit {
+    return this.adapter.unitFor(rs, { index: -1, i, j, latitude: NaN, longitude: NaN })
+  }
+
+  /**
+   * The catalog's (run, step) entries that can answer any instant within the given whole hours
+   * (each hour h covers [h, h + 1 h)): what bulk samples choose their units from.
+   */
+  async entriesNear (hours: Iterable<number>): Promise<HeldRunStep[]> {
+    await this.disk.ready()
+    const seen = new Map<string, HeldRunStep>()
+    for (const h of hours) {
+      for (const t of [h, h + HOUR_MS]) {
+        const entries = await this.discover(async () => await this.catalog.around(t, this.maxOffsetMs))
+        for (const e of entries) seen.set(`${e.run}/${e.step}`, e)
+      }
+    }
+    return [...seen.values()]
+  }
+
+  /** The longest distance (ms) between a requested time and the valid time answering it. */
+  get maxTimeOffsetMs (): number { return this.maxOffsetMs }
+
+  /** The grid points are counted on (discovery failures are source_busy, as in resolve). */
+  async sourceGrid (): Promise<LatLonGrid> {
+    await this.disk.ready()
+    return await this.grid()
   }
 
   /** The deadline of a request for data that starts now (epoch ms). */

@@ -2,6 +2,7 @@
 import type { Capabilities } from '../../contract/schemas.js'
 import { ALTITUDE_REFERENCES, QUALITY_OPTIONS } from '../../contract/schemas.js'
 import { LIMITS } from '../../contract/limits.js'
+import { ARROW_STREAM, INTERPOLATIONS, SAMPLE_FIELDS, SAMPLE_STATUSES } from '../../contract/samples.js'
 import { routeById } from '../../contract/routes.js'
 import { INTERFACE_VERSION, METHODS, PROCESSING_VERSION, SOURCE_FACTS } from '../../atmosphere/methods.js'
 import type { Config } from '../../config.js'
@@ -61,6 +62,17 @@ export function buildCapabilities (config: Config, source: SourceDescription | u
       daily_upstream_attempts: config.dailyAllowance,
       request_rate_per_second: config.ratePerSecond,
       request_burst: config.rateBurst
+    },
+    samples: {
+      max_points: config.samplesMaxPoints,
+      max_body_bytes: config.samplesMaxBodyBytes,
+      max_units: config.samplesMaxUnits,
+      points_per_rate_token: LIMITS.samplesPointsPerToken,
+      media_types: ['application/json', ARROW_STREAM],
+      interpolations: [...INTERPOLATIONS],
+      out_of_column: [null, 'nearest_level'],
+      fields: [...SAMPLE_FIELDS],
+      statuses: [...SAMPLE_STATUSES]
     },
     altitude_references: [...ALTITUDE_REFERENCES],
     quality_options: [...QUALITY_OPTIONS],

@@ -1,0 +1,121 @@
+// POST /v1/atmosphere/samples (docs/DESIGN.md §6). The app has checked the key and taken one
+// rate token; here: the body in either encoding, the rest of the rate cost (one token per started
+// 10 000 points), then plan → cost → load → compute, answered as JSON or streamed as Arrow.
+import type { ServerResponse } from 'node:http'
+import { ARROW_STREAM, SamplesRequest } from '../../contract/samples.js'
+import { LIMITS } from '../../contract/limits.js'
+import { validate } from '../../contract/validate.js'
+import type { ValidationErrorItem } from '../../contract/schemas.js'
+import { ArrowSamplesWriter, pointsFromArrow, type ArrowQuery } from '../../samples/arrow.js'
+import { pointsFromJson, samplesJson, type PointsOrErrors } from '../../samples/json.js'
+import { TooManyUnitsError, type SamplesEngine } from '../../samples/engine.js'
+import { HttpProblem, retryAfterSeconds } from '../problem.js'
+import { readJsonBody, readLimited } from '../body.js'
+import { dataProblem } from '../data-problem.js'
+import { withStore } from '../auth.js'
+import type { AloftRequest, AppDeps, Handler, Handlers } from '../context.js'
+
+const NO_DATA_RETRY_AFTER_SECONDS = 3600
+
+function mediaType (header: string | undefined): string {
+  return (header ?? '').split(';')[0].trim().toLowerCase()
+}
+
+/** Arrow when the client asks for it before (or instead of) JSON. */
+function wantsArrow (accept: string | undefined): boolean {
+  if (accept === undefined) return false
+  const types = accept.split(',').map((t) => mediaType(t))
+  const arrow = types.indexOf(ARROW_STREAM)
+  const json = types.findIndex((t) => t === 'application/json' || t === 'application/*' || t === '*/*')
+  return arrow >= 0 && (json < 0 || arrow < json)
+}
+
+function invalid (errors: ValidationErrorItem[], what: string): HttpProblem {
+  return new HttpProblem('invalid_request', { detail: `The ${what} does not describe valid samples: ` +
+    `${errors.length} error(s).`, errors })
+}
+
+async function readPoints (req: AloftRequest, deps: AppDeps): Promise<PointsOrErrors & { ok: true }> {
+  const { config } = deps
+  const type = mediaType(req.headers['content-type'])
+  if (type === ARROW_STREAM) {
+    const bytes = await readLimited(req, config.samplesMaxBodyBytes)
+    const parsed = pointsFromArrow(bytes, (req.query ?? {}) as ArrowQuery, config.samplesMaxPoints)
+    if (!parsed.ok) throw invalid(parsed.errors, 'Arrow table or its query options')
+    return parsed
+  }
+  if (req.headers['content-type'] !== undefined && type !== 'application/json') {
+    throw new HttpProblem('unsupported_media_type', { detail: `Content-Type ${JSON.stringify(type.slice(0, 100))} ` +
+      `is not accepted; send application/json or ${ARROW_STREAM}.` })
+  }
+  const raw = await readJsonBody(req, config.samplesMaxBodyBytes)
+  if (raw === undefined) {
+    throw new HttpProblem('invalid_request', {
+      detail: 'A body is required.', errors: [{ loc: ['body'], msg: 'Field required', type: 'missing' }]
+    })
+  }
+  const checked = validate(SamplesRequest, raw)
+  if (!checked.ok) throw invalid(checked.errors, 'body')
+  const parsed = pointsFromJson(checked.value, config.samplesMaxPoints)
+  if (!parsed.ok) throw invalid(parsed.errors, 'body')
+  return parsed
+}
+
+/** The rate tokens beyond the one admission took: one per started 10 000 points, at most a burst. */
+async function takeExtraTokens (deps: AppDeps, accountId: string, n: number, res: ServerResponse): Promise<void> {
+  const tokens = Math.min(Math.ceil(n / LIMITS.samplesPointsPerToken), deps.config.rateBurst)
+  if (tokens <= 1) return
+  const rate = await withStore(() => deps.store.takeRequest(accountId, deps.now?.(), tokens - 1))
+  res.setHeader('RateLimit-Remaining', rate.remaining)
+  res.setHeader('RateLimit-Reset', rate.reset_seconds)
+  if (!rate.allowed) {
+    throw new HttpProblem('rate_limited', {
+      detail: `${n} points cost ${tokens} request tokens (one per started ${LIMITS.samplesPointsPerToken}); this ` +
+        `account may spend ${deps.config.ratePerSecond} per second (bursts of ${deps.config.rateBurst}).`,
+      headers: { 'RateLimit-Limit': rate.limit, 'RateLimit-Remaining': rate.remaining,
+        'RateLimit-Reset': rate.reset_seconds, 'Retry-After': retryAfterSeconds(rate.retry_after_seconds) }
+    })
+  }
+}
+
+export function samplesHandlers (deps: AppDeps): Handlers {
+  return {
+    get_atmospheric_samples: (async ({ req, res, accountId }) => {
+      const engine: SamplesEngine | undefined = deps.samples
+      if (engine === undefined) {
+        throw new HttpProblem('service_unavailable', {
+          detail: 'This instance has no data path: samples cannot be computed.',
+          headers: { 'Retry-After': NO_DATA_RETRY_AFTER_SECONDS }
+        })
+      }
+      const arrow = wantsArrow(req.headers.accept)
+      const { points, options } = await readPoints(req, deps)
+      await takeExtraTokens(deps, accountId, points.n, res)
+      let loaded
+      try {
+        loaded = await engine.load(await engine.plan(points, options, accountId), accountId)
+      } catch (err) {
+        if (err instanceof TooManyUnitsError) {
+          throw new HttpProblem('invalid_request', { detail: `The points need ${err.needed} distinct source units; ` +
+            `at most ${err.limit} are allowed per request (ALOFT_SAMPLES_MAX_UNITS). Split the request.`,
+          errors: [{ loc: ['body'], msg: err.message, type: 'too_many_units',
+            ctx: { needed: err.needed, limit: err.limit } }] })
+        }
+        throw dataProblem(err)
+      }
+      if (!arrow) {
+        const result = await engine.compute(loaded, points, options)
+        return { body: samplesJson(result), mediaType: 'application/json' }
+      }
+      // Arrow: the headers, then one record batch per slice as it is computed
+      const writer = new ArrowSamplesWriter()
+      res.statusCode = 200
+      res.setHeader('Content-Type', ARROW_STREAM)
+      writer.stream.pipe(res)
+      await engine.compute(loaded, points, options, (result, start, end) => writer.writeSlice(result, start, end))
+      writer.end()
+      await new Promise<void>((resolve) => { res.once('finish', resolve); res.once('close', resolve) })
+      return { streamed: true, body: null }
+    }) satisfies Handler
+  }
+}

@@ -1,0 +1,259 @@
+// The samples engine (docs/DESIGN.md §6): plan from the catalog → check the cost → load each
+// decoded piece once through the field room → compute slices of points (main thread, or pool
+// workers over the same shared tiles) → columns. HTTP-free: the samples route and the
+// trajectory predictor both call it in process.
+import { Counter, Histogram, type Registry } from 'prom-client'
+import type { AccountStore } from '../accounts/store.js'
+import { SAMPLE_STATUSES, type SampleUnit } from '../contract/samples.js'
+import { UnusableUnitError, VAR, type DecodedUnit, type Field, type WorkerPool } from '../field/index.js'
+import { SourceError, isoTime, type Source } from '../source/index.js'
+import type { LatLonGrid } from '../grib/index.js'
+import { computeSamples, OUT_COLUMNS, OUTSIDE_SOURCE, UNUSABLE, type SamplePiece, type SampleTask } from './kernel.js'
+import { planSamples, type Plan } from './plan.js'
+import { sharedFloat64, sharedUint8, type SampleOptions, type SamplePoints } from './points.js'
+
+/** Most points in one slice: the Arrow record batch bound, and the unit of work of a worker. */
+export const SLICE_POINTS = 65_536
+
+/** More distinct source units than a request may use: the contract's 400. */
+export class TooManyUnitsError extends Error {
+  override readonly name = 'TooManyUnitsError'
+  constructor (readonly needed: number, readonly limit: number) {
+    super(`the points need ${needed} distinct source units; at most ${limit} are allowed per request`)
+  }
+}
+
+export interface SamplesResult {
+  n: number
+  options: SampleOptions
+  units: SampleUnit[]
+  /** Per point, SAMPLE_STATUSES index. */
+  status: Uint8Array
+  /** OUT_COLUMNS × n, column-major (kernel.ts); NaN where a point is not ok. */
+  out: Float64Array
+  /** Per point, index into `units`; −1 when no unit answers its time. */
+  unitBefore: Int32Array
+  unitAfter: Int32Array
+  timeWeight: Float64Array
+}
+
+export interface SamplesEngineOptions {
+  source: Source
+  field: Field
+  store: AccountStore
+  registry: Registry
+  maxUnits: number
+  /** Requests of at least this many points are computed on the pool. */
+  workerThreshold: number
+}
+
+export class SamplesEngine {
+  readonly #o: SamplesEngineOptions
+  readonly #points: Counter
+  readonly #statuses: Counter<'status'>
+  readonly #perRequest: Histogram
+  readonly #seconds: Histogram<'where'>
+
+  constructor (options: SamplesEngineOptions) {
+    this.#o = options
+    const registers = [options.registry]
+    this.#points = new Counter({ name: 'aloft_samples_points_total', help: 'Points sampled', registers })
+    this.#statuses = new Counter({ name: 'aloft_samples_point_status_total', help: 'Sampled points by status',
+      labelNames: ['status'], registers })
+    this.#perRequest = new Histogram({ name: 'aloft_samples_points_per_request', help: 'Points per samples request',
+      buckets: [1, 10, 100, 1000, 10_000, 100_000, 1_000_000], registers })
+    this.#seconds = new Histogram({ name: 'aloft_samples_compute_seconds',
+      help: 'Time computing the points of one request (after its data is loaded), by where it ran',
+      labelNames: ['where'], buckets: [0.0005, 0.002, 0.01, 0.05, 0.2, 1, 5], registers })
+  }
+
+  /**
+   * Plans the points and checks their cost before any fetch: more distinct units than allowed is
+   * TooManyUnitsError; more units not yet cached than the account's remaining allowance is the
+   * source's daily_allowance_exhausted.
+   */
+  async plan (points: SamplePoints, options: SampleOptions, accountId: string): Promise<Plan> {
+    const plan = await planSamples(points, options, this.#o.source)
+    if (plan.unitKeys.length > this.#o.maxUnits) throw new TooManyUnitsError(plan.unitKeys.length, this.#o.maxUnits)
+    const uncached = plan.unitKeys.filter((k) => !this.#o.source.isCached(k)).length
+    if (uncached > 0) {
+      const allowance = await this.#o.store.allowance(accountId)
+      if (uncached > allowance.remaining) {
+        throw new SourceError('daily_allowance_exhausted', {
+          detail: `the points need ${uncached} source unit(s) not yet cached and the account has ` +
+            `${allowance.remaining} of its ${allowance.limit} upstream attempts left today`,
+          retryAfterSeconds: allowance.reset_after_seconds,
+          accountId
+        })
+      }
+    }
+    return plan
+  }
+
+  /**
+   * Loads every planned piece (each unit fetched once, shared with concurrent requests). A piece
+   * the source no longer holds, or cannot use, makes its points' status; anything else (the
+   * source busy, the allowance gone meanwhile, the store down) fails the request once every load
+   * has settled.
+   */
+  async load (plan: Plan, accountId: string, deadline = this.#o.source.deadline()): Promise<LoadedPlan> {
+    const settled = await Promise.allSettled(plan.pieces.map(async (piece) =>
+      await this.#o.field.loadPiece(piece.unit, piece.point, accountId, deadline)))
+    const pieces: Array<DecodedUnit | null> = []
+    const pieceStatus = sharedUint8(plan.pieces.length)
+    // a sub-region tile has its own grid: where the plan's grid point (0, 0) falls on it
+    const shiftI = new Int32Array(plan.pieces.length)
+    const shiftJ = new Int32Array(plan.pieces.length)
+    let fatal: unknown = null
+    settled.forEach((s, k) => {
+      pieces.push(null)
+      if (s.status === 'fulfilled') {
+        const shift = gridShift(plan.grid, s.value.unit.layout.grid)
+        if (shift === null) {
+          pieceStatus[k] = UNUSABLE
+        } else {
+          pieces[k] = s.value.unit
+          shiftI[k] = shift.i
+          shiftJ[k] = shift.j
+        }
+      } else if (s.reason instanceof SourceError && s.reason.code === 'outside_source_coverage') {
+        pieceStatus[k] = OUTSIDE_SOURCE
+      } else if (s.reason instanceof UnusableUnitError) {
+        pieceStatus[k] = UNUSABLE
+      } else {
+        fatal ??= s.reason
+      }
+    })
+    for (let s = 0; s < plan.slotPiece.length; s++) {
+      const k = plan.slotPiece[s]
+      if (k < 0) continue
+      plan.slotI[s] -= shiftI[k]
+      plan.slotJ[s] -= shiftJ[k]
+    }
+    if (fatal !== null) throw fatal
+    return { plan, pieces, pieceStatus }
+  }
+
+  /**
+   * Computes every point, in slices of at most SLICE_POINTS handed to `onSlice` in order as they
+   * are done (the Arrow response writes each as a record batch). Requests of workerThreshold
+   * points or more run on the pool, the slices in parallel.
+   */
+  async compute (
+    loaded: LoadedPlan, points: SamplePoints, options: SampleOptions,
+    onSlice?: (result: SamplesResult, start: number, end: number) => void | Promise<void>
+  ): Promise<SamplesResult> {
+    const { plan, pieces, pieceStatus } = loaded
+    const n = plan.n
+    const out = sharedFloat64(n * OUT_COLUMNS).fill(NaN)
+    // filled in place, slice by slice: `onSlice` may read a slice as soon as it is done
+    const result: SamplesResult = {
+      n,
+      options,
+      units: describeUnits(plan, pieces),
+      status: plan.status,
+      out,
+      unitBefore: plan.unitBefore,
+      unitAfter: plan.unitAfter,
+      timeWeight: plan.timeWeight
+    }
+    const task: Omit<SampleTask, 'start' | 'end'> = {
+      pieces: pieces.map((u): SamplePiece | null => u === null ? null : { layout: u.layout, values: u.values }),
+      pieceStatus,
+      n,
+      altitude: points.altitude,
+      ground: points.ground,
+      agl: options.altitudeReference === 'agl',
+      clamp: options.clamp,
+      nearest: options.interpolation === 'nearest',
+      slotPiece: plan.slotPiece,
+      slotI: plan.slotI,
+      slotJ: plan.slotJ,
+      slotW: plan.slotW,
+      status: plan.status,
+      out
+    }
+    const pool = this.#o.field.pool
+    const inWorkers = n >= this.#o.workerThreshold
+    const started = process.hrtime.bigint()
+    // slices: SLICE_POINTS at most, and on the pool at least one per thread
+    const size = inWorkers ? Math.min(SLICE_POINTS, Math.ceil(n / pool.threads())) : SLICE_POINTS
+    const slices: Array<[number, number]> = []
+    for (let s = 0; s < n; s += size) slices.push([s, Math.min(n, s + size)])
+    if (inWorkers) {
+      const running = slices.map(async ([start, end]) => await runOnPool(pool, { ...task, start, end }))
+      for (let k = 0; k < slices.length; k++) {
+        await running[k]
+        await onSlice?.(result, slices[k][0], slices[k][1])
+      }
+    } else {
+      for (const [start, end] of slices) {
+        computeSamples({ ...task, start, end })
+        await onSlice?.(result, start, end)
+      }
+    }
+    this.#seconds.observe({ where: inWorkers ? 'workers' : 'main' }, Number(process.hrtime.bigint() - started) / 1e9)
+    this.#points.inc(n)
+    this.#perRequest.observe(n)
+    const counts = new Array<number>(SAMPLE_STATUSES.length).fill(0)
+    for (let p = 0; p < n; p++) counts[plan.status[p]]++
+    counts.forEach((c, k) => { if (c > 0) this.#statuses.inc({ status: SAMPLE_STATUSES[k] }, c) })
+    return result
+  }
+
+  /** plan → load → compute, for callers in process (the trajectory predictor, tests). */
+  async sample (points: SamplePoints, options: SampleOptions, accountId: string): Promise<SamplesResult> {
+    const loaded = await this.load(await this.plan(points, options, accountId), accountId)
+    return await this.compute(loaded, points, options)
+  }
+}
+
+export interface LoadedPlan {
+  plan: Plan
+  pieces: Array<DecodedUnit | null>
+  pieceStatus: Uint8Array
+}
+
+/**
+ * Where the plan's grid point (0, 0) lies on a piece's grid, in whole grid steps (the piece's
+ * column 0 is the plan's column i); null when the two grids do not share their points.
+ */
+function gridShift (plan: LatLonGrid, piece: LatLonGrid): { i: number, j: number } | null {
+  if (piece.di !== plan.di || piece.dj !== plan.dj) return null
+  const x = (((piece.west - plan.west) % 360) + 360) % 360 / plan.di
+  const y = (piece.south - plan.south) / plan.dj
+  const i = Math.round(x)
+  const j = Math.round(y)
+  if (Math.abs(x - i) > 1e-6 || Math.abs(y - j) > 1e-6) return null
+  return { i: plan.global && i >= plan.ni ? i - plan.ni : i, j }
+}
+
+async function runOnPool (pool: WorkerPool, task: SampleTask): Promise<void> {
+  await pool.run<null>('samples', task)
+}
+
+/** The response's `units`: each (run, step) named, with the source pieces read for it. */
+function describeUnits (plan: Plan, pieces: Array<DecodedUnit | null>): SampleUnit[] {
+  return plan.runSteps.map((rs, k) => {
+    const read = new Map<string, DecodedUnit>()
+    plan.pieces.forEach((piece, p) => {
+      const unit = pieces[p]
+      if (piece.runStep === k && unit !== null && !read.has(unit.unitKey)) read.set(unit.unitKey, unit)
+    })
+    const sources = [...read.values()].map((u) => ({
+      unit_key: u.unitKey, source_sha256: u.sha256, retrieved_at: isoTime(u.retrievedAt.getTime())
+    }))
+    const first = read.values().next().value
+    return {
+      model_run_at: isoTime(rs.run),
+      forecast_hour: rs.step,
+      valid_time: isoTime(rs.run + rs.step * 3_600_000),
+      source_sha256: sources.length === 1 ? sources[0].source_sha256 : null,
+      retrieved_at: sources.length === 1 ? sources[0].retrieved_at : null,
+      specific_humidity_source: first === undefined ? null
+        : first.layout.present[VAR.SPFH] ? 'spfh' : 'rh_inverted_ncep_upp',
+      sources
+    }
+  })
+}
+

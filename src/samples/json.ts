@@ -1,0 +1,102 @@
+// Bulk samples in JSON (docs/DESIGN.md §6): the validated request body as typed arrays, and the
+// columnar answer written straight from the typed arrays (Float64Array.join: the same digits as
+// JSON.stringify, NaN → null).
+import type { SampleField, SamplesRequest } from '../contract/samples.js'
+import { SAMPLE_FIELDS, SAMPLE_STATUSES } from '../contract/samples.js'
+import type { ValidationErrorItem } from '../contract/schemas.js'
+import { OUT_ALTITUDE_MSL, OUT_GROUND } from './kernel.js'
+import type { SamplesResult } from './engine.js'
+import { sharedFloat64, type SampleOptions, type SamplePoints } from './points.js'
+import { samplesProvenance } from './provenance.js'
+
+export type PointsOrErrors = { ok: true, points: SamplePoints, options: SampleOptions }
+  | { ok: false, errors: ValidationErrorItem[] }
+
+/** The schema-valid JSON body as points; errors for what one schema cannot say (lengths, the limit). */
+export function pointsFromJson (body: SamplesRequest, maxPoints: number): PointsOrErrors {
+  const n = body.latitude.length
+  const errors: ValidationErrorItem[] = []
+  if (n > maxPoints) {
+    errors.push({ loc: ['body', 'latitude'], msg: `At most ${maxPoints} points per request`, type: 'too_long',
+      ctx: { max_length: maxPoints } })
+  }
+  const sameLength = (name: string, value: unknown): void => {
+    if (Array.isArray(value) && value.length !== n) {
+      errors.push({ loc: ['body', name], msg: `Expected ${n} items, one per point (as latitude); got ${value.length}`,
+        type: 'length_mismatch', ctx: { expected: n } })
+    }
+  }
+  sameLength('longitude', body.longitude)
+  sameLength('altitude_m', body.altitude_m)
+  sameLength('time', body.time)
+  sameLength('ground_elevation_m_msl', body.ground_elevation_m_msl)
+  if (errors.length > 0) return { ok: false, errors }
+
+  const points: SamplePoints = {
+    n,
+    latitude: Float64Array.from(body.latitude),
+    longitude: Float64Array.from(body.longitude),
+    altitude: sharedFloat64(n),
+    time: new Float64Array(n),
+    ground: sharedFloat64(n)
+  }
+  points.altitude.set(body.altitude_m)
+  const parsed = new Map<string, number>()
+  const ms = (text: string): number => {
+    let t = parsed.get(text)
+    if (t === undefined) parsed.set(text, t = new Date(text).getTime())
+    return t
+  }
+  if (typeof body.time === 'string') points.time.fill(ms(body.time))
+  else for (let p = 0; p < n; p++) points.time[p] = ms(body.time[p])
+  const g = body.ground_elevation_m_msl
+  if (Array.isArray(g)) for (let p = 0; p < n; p++) points.ground[p] = g[p] ?? NaN
+  else points.ground.fill(g ?? NaN)
+  return { ok: true, points, options: optionsOf(body) }
+}
+
+export function optionsOf (body: Pick<SamplesRequest, 'altitude_reference' | 'interpolation' | 'out_of_column' |
+  'fields'>): SampleOptions {
+  return {
+    interpolation: body.interpolation ?? 'linear',
+    altitudeReference: body.altitude_reference,
+    clamp: body.out_of_column === 'nearest_level',
+    fields: body.fields ?? [...SAMPLE_FIELDS]
+  }
+}
+
+const STATUS_JSON = SAMPLE_STATUSES.map((s) => JSON.stringify(s))
+
+function numbers (values: Float64Array): string {
+  return `[${values.join(',').replace(/NaN/g, 'null')}]`
+}
+
+function indices (values: Int32Array): string {
+  return `[${values.join(',').replace(/-1/g, 'null')}]`
+}
+
+/** The JSON answer, as text. */
+export function samplesJson (result: SamplesResult): string {
+  const { n, options, out } = result
+  const column = (c: number): string => numbers(out.subarray(c * n, (c + 1) * n))
+  const statuses = new Array<string>(n)
+  for (let p = 0; p < n; p++) statuses[p] = STATUS_JSON[result.status[p]]
+  const parts = [
+    `{"count":${n},"interpolation":${JSON.stringify(options.interpolation)}`,
+    `,"altitude_reference":${JSON.stringify(options.altitudeReference)}`,
+    `,"out_of_column":${options.clamp ? '"nearest_level"' : 'null'}`,
+    `,"fields":${JSON.stringify(options.fields)}`,
+    `,"units":${JSON.stringify(result.units)}`,
+    `,"columns":{"status":[${statuses.join(',')}]`
+  ]
+  for (const f of options.fields) parts.push(`,${JSON.stringify(f)}:${column(fieldIndex(f))}`)
+  parts.push(`,"altitude_msl_m":${column(OUT_ALTITUDE_MSL)}`, `,"ground_elevation_m_msl":${column(OUT_GROUND)}`,
+    `,"unit_before":${indices(result.unitBefore)}`, `,"unit_after":${indices(result.unitAfter)}`,
+    `,"time_weight":${numbers(result.timeWeight)}}`,
+    `,"provenance":${JSON.stringify(samplesProvenance(options))}}`)
+  return parts.join('')
+}
+
+export function fieldIndex (field: SampleField): number {
+  return SAMPLE_FIELDS.indexOf(field)
+}

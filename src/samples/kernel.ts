@@ -1,0 +1,152 @@
+// The samples kernel (docs/DESIGN.md §6): for a slice of planned points, read each weighted
+// column straight out of the decoded tiles, interpolate it at the point's height and blend.
+// Pure and allocation-free per point (mapbox/pbf style: plain loops over typed arrays), so the
+// same function runs on the main thread or on a pool worker over the same shared arrays.
+import {
+  AT_LNP, AT_P, AT_Q, AT_T, AT_U, AT_V, columnValuesAt, createColumn, fillColumn, moistAirDensity,
+  relativeHumidityLiquid, windDirectionFrom, windSpeed, type Column
+} from '../atmosphere/index.js'
+import { planeOffset, tileColumn, type TileLayout } from '../field/index.js'
+import { SAMPLE_FIELDS } from '../contract/samples.js'
+
+/** Column slots per point: two units in time × four bilinear corners. */
+export const SLOTS = 8
+
+/** Status codes (indices of SAMPLE_STATUSES). */
+export const OK = 0
+export const OUTSIDE_SOURCE = 1
+export const OUTSIDE_VERTICAL = 2
+export const UNUSABLE = 3
+
+/** Output columns, column-major in `out` (column c of point p at c × n + p): the fields, then these. */
+export const OUT_ALTITUDE_MSL = SAMPLE_FIELDS.length
+export const OUT_GROUND = SAMPLE_FIELDS.length + 1
+export const OUT_COLUMNS = SAMPLE_FIELDS.length + 2
+
+/** A decoded piece of a unit, read in place. */
+export interface SamplePiece {
+  layout: TileLayout
+  values: Float32Array
+}
+
+export interface SampleTask {
+  /** Decoded pieces by index; null when the piece failed (its status in pieceStatus). */
+  pieces: Array<SamplePiece | null>
+  pieceStatus: Uint8Array
+  n: number
+  /** The slice of points [start, end) this call computes. */
+  start: number
+  end: number
+  altitude: Float64Array
+  /** The caller's ground per point (m MSL); NaN: the model terrain. */
+  ground: Float64Array
+  agl: boolean
+  /** out_of_column: nearest_level. */
+  clamp: boolean
+  /** The profile's rules: one column, coverage compared in the request's own reference. */
+  nearest: boolean
+  /** Per point × SLOTS: piece index (−1: no column), grid column and row, weight (space × time). */
+  slotPiece: Int32Array
+  slotI: Int32Array
+  slotJ: Int32Array
+  slotW: Float64Array
+  /** Per point: planning sets non-ok statuses; the kernel sets the rest. */
+  status: Uint8Array
+  out: Float64Array
+}
+
+/** Filled columns of this call, by piece and grid point; cleared when it grows past the bound. */
+const MEMO_LIMIT = 16_384
+const GRID_KEY = 1 << 21
+
+function memoKey (piece: number, i: number, j: number): number {
+  return piece * GRID_KEY * 2 + j * 2048 + i
+}
+
+const at = new Float64Array(6)
+
+export function computeSamples (task: SampleTask): void {
+  const { pieces, pieceStatus, n, altitude, ground, agl, clamp, nearest, slotPiece, slotI, slotJ, slotW, status, out } =
+    task
+  const memo = new Map<number, Column>()
+  const columns: Array<Column | null> = new Array(SLOTS).fill(null)
+  const column = (s: number): Column | null => {
+    const piece = pieces[slotPiece[s]]
+    if (piece === null || planeOffset(piece.layout, slotI[s], slotJ[s]) < 0) return null
+    const key = memoKey(slotPiece[s], slotI[s], slotJ[s])
+    let c = memo.get(key)
+    if (c === undefined) {
+      c = fillColumn(tileColumn(piece.layout, piece.values, slotI[s], slotJ[s]),
+        createColumn(piece.layout.levelsPa.length))
+      if (memo.size >= MEMO_LIMIT) memo.clear()
+      memo.set(key, c)
+    }
+    return c
+  }
+  points: for (let p = task.start; p < task.end; p++) {
+    if (status[p] !== OK) continue
+    const base = p * SLOTS
+    // the columns, and the model terrain blended with the same weights
+    let modelGround = 0
+    let used = 0
+    for (let k = 0; k < SLOTS; k++) {
+      const s = base + k
+      columns[k] = null
+      if (slotPiece[s] < 0) continue
+      const failed = pieceStatus[slotPiece[s]]
+      if (failed !== OK) { status[p] = failed; continue points }
+      const c = column(s)
+      if (c === null) { status[p] = OUTSIDE_SOURCE; continue points }
+      if (c.count === 0 || !Number.isFinite(c.model_ground_elevation_m_msl)) {
+        status[p] = UNUSABLE
+        continue points
+      }
+      columns[k] = c
+      modelGround += slotW[s] * c.model_ground_elevation_m_msl
+      used++
+    }
+    if (used === 0) { status[p] = OUTSIDE_SOURCE; continue }
+    const supplied = ground[p]
+    const groundMsl = Number.isNaN(supplied) ? modelGround : supplied
+    const a = altitude[p]
+    const z = agl ? a + groundMsl : a
+    let u = 0
+    let v = 0
+    let t = 0
+    let q = 0
+    let lnp = 0
+    let pOwn = NaN
+    for (let k = 0; k < SLOTS; k++) {
+      const c = columns[k]
+      if (c === null) continue
+      const w = slotW[base + k]
+      const bottom = c.z_m[0]
+      const top = c.z_m[c.count - 1]
+      // nearest compares as the profile route does, in the request's own reference
+      const inside = nearest
+        ? (agl ? a >= bottom - groundMsl && a <= top - groundMsl : a >= bottom && a <= top)
+        : z >= bottom && z <= top
+      if (!inside && !clamp) { status[p] = OUTSIDE_VERTICAL; continue points }
+      columnValuesAt(c, inside ? z : (z < bottom ? bottom : top), at)
+      u += w * at[AT_U]
+      v += w * at[AT_V]
+      t += w * at[AT_T]
+      q += w * at[AT_Q]
+      lnp += w * at[AT_LNP]
+      if (used === 1 && w === 1) pOwn = at[AT_P]
+    }
+    // one column of weight 1 keeps its own pressure (a height on a level: that level's p)
+    const pressure = Number.isNaN(pOwn) ? Math.exp(lnp) : pOwn
+    out[p] = u
+    out[n + p] = v
+    out[2 * n + p] = windSpeed(u, v)
+    out[3 * n + p] = windDirectionFrom(u, v)
+    out[4 * n + p] = t
+    out[5 * n + p] = pressure
+    out[6 * n + p] = q
+    out[7 * n + p] = relativeHumidityLiquid(q, pressure, t)
+    out[8 * n + p] = moistAirDensity(pressure, t, q)
+    out[OUT_ALTITUDE_MSL * n + p] = z
+    out[OUT_GROUND * n + p] = groundMsl
+  }
+}

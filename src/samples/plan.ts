@@ -1,0 +1,152 @@
+// Planning a bulk samples request before any fetch (docs/DESIGN.md §6): each point's units in
+// time, its bilinear (or nearest) grid points, and the decoded pieces they lie in — so the distinct
+// source units, and what they would cost, are known from the catalog alone.
+import { gridPointIndex, type LatLonGrid } from '../grib/index.js'
+import { BLOCK, bilinearStencil, createStencil } from '../field/index.js'
+import { HOUR_MS, type FetchUnit, type HeldRunStep } from '../source/index.js'
+import { OUTSIDE_SOURCE, SLOTS } from './kernel.js'
+import { sharedFloat64, sharedInt32, sharedUint8, type SampleOptions, type SamplePoints } from './points.js'
+import { TimeIndex, type TimeChoice } from './time-plan.js'
+
+/** A decoded piece to load: the unit and a grid point it holds (which picks the block of a file). */
+export interface PlannedPiece {
+  unit: FetchUnit
+  point: { i: number, j: number }
+  /** Index of its (run, step) in `Plan.runSteps`. */
+  runStep: number
+}
+
+export interface Plan {
+  n: number
+  grid: LatLonGrid
+  /** Every (run, step) a point's time choice names, sorted by run then step (the response's `units`). */
+  runSteps: HeldRunStep[]
+  pieces: PlannedPiece[]
+  /** Distinct source unit keys (what the allowance and ALOFT_SAMPLES_MAX_UNITS count). */
+  unitKeys: string[]
+  status: Uint8Array
+  unitBefore: Int32Array
+  unitAfter: Int32Array
+  timeWeight: Float64Array
+  slotPiece: Int32Array
+  slotI: Int32Array
+  slotJ: Int32Array
+  slotW: Float64Array
+}
+
+/** What planning needs of the source. */
+export interface PlanSource {
+  sourceGrid (): Promise<LatLonGrid>
+  entriesNear (hours: Iterable<number>): Promise<HeldRunStep[]>
+  unitAt (rs: HeldRunStep, i: number, j: number): FetchUnit
+  readonly maxTimeOffsetMs: number
+}
+
+const CELL_ROW = 4096
+const CELLS_PER_RUN_STEP = CELL_ROW * CELL_ROW
+
+export async function planSamples (points: SamplePoints, options: SampleOptions, source: PlanSource): Promise<Plan> {
+  const { n, latitude, longitude, time } = points
+  const grid = await source.sourceGrid()
+
+  // time: one choice per distinct instant, from the catalog entries of the hours they fall in
+  const choices = new Map<number, TimeChoice | null>()
+  for (let p = 0; p < n; p++) choices.set(time[p], null)
+  const hours = new Set<number>()
+  for (const t of choices.keys()) hours.add(Math.floor(t / HOUR_MS) * HOUR_MS)
+  const index = new TimeIndex(await source.entriesNear(hours), source.maxTimeOffsetMs)
+  const nearest = options.interpolation === 'nearest'
+  for (const t of choices.keys()) choices.set(t, nearest ? index.nearest(t) : index.linear(t))
+
+  // the (run, step)s named, in the response's order
+  const named = new Map<string, HeldRunStep>()
+  for (const c of choices.values()) {
+    if (c === null) continue
+    named.set(`${c.before.run}/${c.before.step}`, c.before)
+    named.set(`${c.after.run}/${c.after.step}`, c.after)
+  }
+  const runSteps = [...named.values()].sort((a, b) => a.run - b.run || a.step - b.step)
+  const rsIndex = new Map(runSteps.map((rs, k) => [rs, k]))
+
+  const plan: Plan = {
+    n, grid, runSteps, pieces: [], unitKeys: [],
+    status: sharedUint8(n),
+    unitBefore: sharedInt32(n),
+    unitAfter: sharedInt32(n),
+    timeWeight: sharedFloat64(n),
+    slotPiece: sharedInt32(n * SLOTS).fill(-1),
+    slotI: sharedInt32(n * SLOTS),
+    slotJ: sharedInt32(n * SLOTS),
+    slotW: sharedFloat64(n * SLOTS)
+  }
+
+  // pieces: grid points fall in square cells (a filter tile, or a decoded block of a file)
+  const cells = new Map<number, number>()
+  const cellSize = new Map<number, number>()
+  const keys = new Set<string>()
+  const pieceOf = (rs: number, i: number, j: number): number => {
+    let size = cellSize.get(rs)
+    if (size === undefined) {
+      size = source.unitAt(runSteps[rs], i, j).tile?.size ?? BLOCK
+      cellSize.set(rs, size)
+    }
+    const cell = rs * CELLS_PER_RUN_STEP + Math.floor(j / size) * CELL_ROW + Math.floor(i / size)
+    let piece = cells.get(cell)
+    if (piece === undefined) {
+      const unit = source.unitAt(runSteps[rs], i, j)
+      piece = plan.pieces.length
+      plan.pieces.push({ unit, point: { i, j }, runStep: rs })
+      keys.add(unit.key)
+      cells.set(cell, piece)
+    }
+    return piece
+  }
+
+  const stencil = createStencil()
+  const { status, slotPiece, slotI, slotJ, slotW } = plan
+  for (let p = 0; p < n; p++) {
+    const choice = choices.get(time[p]) as TimeChoice | null
+    if (choice === null) {
+      status[p] = OUTSIDE_SOURCE
+      plan.unitBefore[p] = -1
+      plan.unitAfter[p] = -1
+      plan.timeWeight[p] = NaN
+      continue
+    }
+    const before = rsIndex.get(choice.before) as number
+    const after = rsIndex.get(choice.after) as number
+    plan.unitBefore[p] = before
+    plan.unitAfter[p] = after
+    plan.timeWeight[p] = choice.weight
+    let slot = p * SLOTS
+    const put = (rs: number, i: number, j: number, w: number): void => {
+      if (w === 0) return // a column without weight is never read
+      slotPiece[slot] = pieceOf(rs, i, j)
+      slotI[slot] = i
+      slotJ[slot] = j
+      slotW[slot] = w
+      slot++
+    }
+    // every unit shares the source's grid, so one stencil serves both times
+    const gp = nearest ? gridPointIndex(grid, latitude[p], longitude[p]) : null
+    if (nearest ? gp === null : !bilinearStencil(grid, latitude[p], longitude[p], stencil)) {
+      status[p] = OUTSIDE_SOURCE
+      continue
+    }
+    const sides = before === after ? 1 : 2
+    for (let side = 0; side < sides; side++) {
+      const rs = side === 0 ? before : after
+      const wt = sides === 1 ? 1 : side === 0 ? 1 - choice.weight : choice.weight
+      if (gp !== null) {
+        put(rs, gp.i, gp.j, wt)
+      } else {
+        put(rs, stencil.i0, stencil.j0, stencil.w00 * wt)
+        put(rs, stencil.i1, stencil.j0, stencil.w10 * wt)
+        put(rs, stencil.i0, stencil.j1, stencil.w01 * wt)
+        put(rs, stencil.i1, stencil.j1, stencil.w11 * wt)
+      }
+    }
+  }
+  plan.unitKeys = [...keys]
+  return plan
+}

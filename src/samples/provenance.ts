@@ -1,0 +1,9 @@
+// What every samples answer says of its source and methods (JSON body, or Arrow schema metadata).
+import { PROCESSING_VERSION, SAMPLE_METHODS, SOURCE_FACTS } from '../atmosphere/methods.js'
+import type { SamplesResponse } from '../contract/samples.js'
+import type { SampleOptions } from './points.js'
+
+export function samplesProvenance (options: SampleOptions): SamplesResponse['provenance'] {
+  const { is_final: _final, ...facts } = SOURCE_FACTS
+  return { ...facts, processing_version: PROCESSING_VERSION, ...SAMPLE_METHODS[options.interpolation] }
+}

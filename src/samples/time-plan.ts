@@ -1,0 +1,93 @@
+// Which model units answer a requested instant (docs/DESIGN.md §6). `linear`: the newest run having
+// two consecutive steps with valid times v0 < t < v1, v1 − v0 ≤ 2 × the time offset, weight
+// (t − v0)/(v1 − v0) on v1; an instant equal to a valid time is that unit alone (newest run, weight
+// 0); else the nearest rule. `nearest`: the nearest valid time within the offset (a tie goes to the
+// later one), newest run for it — the profile route's rule (§3).
+import { validTime, type HeldRunStep } from '../source/index.js'
+
+export interface TimeChoice {
+  before: HeldRunStep
+  /** The same entry as `before` when one unit answers. */
+  after: HeldRunStep
+  /** Weight of `after`, in [0, 1). */
+  weight: number
+}
+
+interface Run {
+  run: number
+  /** The run's entries by ascending valid time, and those valid times. */
+  entries: HeldRunStep[]
+  valid: number[]
+}
+
+/** First index of a sorted array whose value is greater than x. */
+function upperBound (a: readonly number[], x: number): number {
+  let lo = 0
+  let hi = a.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (a[mid] <= x) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** The catalog's entries around a request's instants, indexed for the two rules. */
+export class TimeIndex {
+  /** Runs, newest first. */
+  readonly #runs: Run[]
+  /** Distinct valid times ascending, and the newest run's entry for each. */
+  readonly #valid: number[]
+  readonly #newest: HeldRunStep[]
+
+  constructor (entries: readonly HeldRunStep[], readonly maxOffsetMs: number) {
+    const byRun = new Map<number, Map<number, HeldRunStep>>()
+    const newestByValid = new Map<number, HeldRunStep>()
+    for (const e of entries) {
+      let steps = byRun.get(e.run)
+      if (steps === undefined) byRun.set(e.run, steps = new Map())
+      steps.set(e.step, e)
+      const v = validTime(e)
+      const seen = newestByValid.get(v)
+      if (seen === undefined || e.run > seen.run) newestByValid.set(v, e)
+    }
+    this.#runs = [...byRun].sort((a, b) => b[0] - a[0]).map(([run, steps]) => {
+      const sorted = [...steps.values()].sort((a, b) => a.step - b.step)
+      return { run, entries: sorted, valid: sorted.map(validTime) }
+    })
+    this.#valid = [...newestByValid.keys()].sort((a, b) => a - b)
+    this.#newest = this.#valid.map((v) => newestByValid.get(v) as HeldRunStep)
+  }
+
+  /** The `nearest` rule; null when no valid time lies within the offset. */
+  nearest (t: number): TimeChoice | null {
+    const k = upperBound(this.#valid, t)
+    // candidates: the last valid time ≤ t and the first > t; a tie goes to the later one
+    let best = -1
+    if (k > 0) best = k - 1
+    if (k < this.#valid.length && (best < 0 || this.#valid[k] - t <= t - this.#valid[best])) best = k
+    if (best < 0 || Math.abs(this.#valid[best] - t) > this.maxOffsetMs) return null
+    const e = this.#newest[best]
+    return { before: e, after: e, weight: 0 }
+  }
+
+  /** The `linear` rule; null when neither a bracket nor a valid time within the offset exists. */
+  linear (t: number): TimeChoice | null {
+    const k = upperBound(this.#valid, t)
+    if (k > 0 && this.#valid[k - 1] === t) {
+      const e = this.#newest[k - 1]
+      return { before: e, after: e, weight: 0 }
+    }
+    for (const r of this.#runs) {
+      if (r.run >= t) continue // its steps are all at or after t
+      const i = upperBound(r.valid, t)
+      if (i === 0 || i === r.valid.length) continue
+      const v0 = r.valid[i - 1]
+      const v1 = r.valid[i]
+      if (v1 - v0 <= 2 * this.maxOffsetMs) {
+        return { before: r.entries[i - 1], after: r.entries[i], weight: (t - v0) / (v1 - v0) }
+      }
+    }
+    return this.nearest(t)
+  }
+}

@@ -1,0 +1,56 @@
+// The service's bulk samples held against scripts/samples-reference.py (ecCodes + plain Python,
+// written apart from the engine), on the bundled real GFS sample: statuses, unit indices and
+// time weights identical, every number within 1e-9 relative (test/fixtures/samples/golden.json,
+// made by scripts/samples-golden.py).
+import t from 'tap'
+import { readFileSync } from 'node:fs'
+import { startTestService } from '../helpers/service.js'
+import { validatorFor } from '../../src/contract/validate.js'
+import { SamplesResponse } from '../../src/contract/samples.js'
+
+interface Case {
+  name: string
+  request: Record<string, unknown>
+  expected: { count: number, units: Array<Record<string, unknown>>, columns: Record<string, unknown[]> }
+}
+const cases = JSON.parse(readFileSync(new URL('../fixtures/samples/golden.json', import.meta.url), 'utf8')) as Case[]
+const isResponse = validatorFor(SamplesResponse)
+
+/** Largest relative difference of two numbers (near zero, the difference itself must be tiny). */
+function differs (key: string, x: number, y: number): boolean {
+  if (x === y) return false
+  const d = Math.abs(x - y)
+  const size = Math.max(Math.abs(x), Math.abs(y))
+  const [nearZero, floor] = key === 'specific_humidity_kg_kg' ? [1e-9, 1e-18] : [1e-6, 1e-15]
+  return size < nearZero ? d > floor : d / size > 1e-9
+}
+
+t.test('samples equal the reference', async (t) => {
+  const service = await startTestService(t)
+  const { key } = await service.newAccount()
+  for (const c of cases) {
+    t.test(c.name, async (t) => {
+      const res = await fetch(`${service.url}/v1/atmosphere/samples`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify(c.request)
+      })
+      const body = await res.json() as Case['expected']
+      t.equal(res.status, 200, JSON.stringify(body).slice(0, 300))
+      t.ok(isResponse(body), 'a SamplesResponse')
+      t.equal(body.count, c.expected.count)
+      t.same(body.units.map(({ model_run_at: r, forecast_hour: h, valid_time: v }) => ({ r, h, v })),
+        c.expected.units.map(({ model_run_at: r, forecast_hour: h, valid_time: v }) => ({ r, h, v })), 'units')
+      for (const [name, expected] of Object.entries(c.expected.columns)) {
+        const got = body.columns[name]
+        const wrong: string[] = []
+        expected.forEach((e, p) => {
+          const g = got[p]
+          const bad = typeof e === 'number' && typeof g === 'number' ? differs(name, g, e) : g !== e
+          if (bad && wrong.length < 5) wrong.push(`[${p}] ${String(g)} ≠ ${String(e)}`)
+        })
+        t.same(wrong, [], `${name}: every point as the reference`)
+      }
+    })
+  }
+})
