@@ -189,7 +189,10 @@ export class SamplesEngine {
     } else {
       for (const [start, end] of slices) {
         computeSamples({ ...task, start, end })
-        await onSlice?.(result, start, end)
+        if (onSlice === undefined) continue
+        await onSlice(result, start, end)
+        // let what the slice wrote leave (and other requests run) before the next slice
+        if (end < n) await new Promise((resolve) => setImmediate(resolve))
       }
     }
     this.#seconds.observe({ where: inWorkers ? 'workers' : 'main' }, Number(process.hrtime.bigint() - started) / 1e9)

@@ -55,6 +55,26 @@ export interface SampleTask {
   out: Float64Array
 }
 
+/** Points of one slice are ordered by position below 2^17 (SLICE_POINTS is 2^16). */
+const SLICE_SPAN = 1 << 17
+
+/**
+ * The slice's points ordered by their first column (piece, row, column): consecutive points then
+ * read the same few columns while they are in the processor's cache, instead of eight random
+ * columns each (the kernel's cost on random points is mostly cache misses). Returns sort keys
+ * whose remainder modulo SLICE_SPAN is the point's offset in the slice.
+ */
+function localityOrder (task: SampleTask): Float64Array {
+  const { start, end, slotPiece, slotI, slotJ } = task
+  const order = new Float64Array(end - start)
+  for (let p = start; p < end; p++) {
+    const s = p * SLOTS
+    const cell = slotPiece[s] < 0 ? 0 : (slotPiece[s] + 1) * GRID_KEY * 2 + slotJ[s] * 2048 + slotI[s]
+    order[p - start] = cell * SLICE_SPAN + (p - start)
+  }
+  return order.sort()
+}
+
 /** Filled columns of this call, by piece and grid point; cleared when it grows past the bound. */
 const MEMO_LIMIT = 16_384
 const GRID_KEY = 1 << 21
@@ -83,7 +103,9 @@ export function computeSamples (task: SampleTask): void {
     }
     return c
   }
-  points: for (let p = task.start; p < task.end; p++) {
+  const order = localityOrder(task)
+  points: for (let r = 0; r < order.length; r++) {
+    const p = task.start + order[r] % SLICE_SPAN
     if (status[p] !== OK) continue
     const base = p * SLOTS
     // the columns, and the model terrain blended with the same weights

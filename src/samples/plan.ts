@@ -49,14 +49,16 @@ export async function planSamples (points: SamplePoints, options: SampleOptions,
   const { n, latitude, longitude, time } = points
   const grid = await source.sourceGrid()
 
-  // time: one choice per distinct instant, from the catalog entries of the hours they fall in
+  // time: one choice per distinct instant, from the catalog entries of the hours they fall in;
+  // instants keyed relative to the first (small integers hash fast: 100 000 lookups)
+  const t0 = n > 0 ? time[0] : 0
   const choices = new Map<number, TimeChoice | null>()
-  for (let p = 0; p < n; p++) choices.set(time[p], null)
+  for (let p = 0; p < n; p++) choices.set(time[p] - t0, null)
   const hours = new Set<number>()
-  for (const t of choices.keys()) hours.add(Math.floor(t / HOUR_MS) * HOUR_MS)
+  for (const dt of choices.keys()) hours.add(Math.floor((dt + t0) / HOUR_MS) * HOUR_MS)
   const index = new TimeIndex(await source.entriesNear(hours), source.maxTimeOffsetMs)
   const nearest = options.interpolation === 'nearest'
-  for (const t of choices.keys()) choices.set(t, nearest ? index.nearest(t) : index.linear(t))
+  for (const dt of choices.keys()) choices.set(dt, nearest ? index.nearest(dt + t0) : index.linear(dt + t0))
 
   // the (run, step)s named, in the response's order
   const named = new Map<string, HeldRunStep>()
@@ -67,6 +69,12 @@ export async function planSamples (points: SamplePoints, options: SampleOptions,
   }
   const runSteps = [...named.values()].sort((a, b) => a.run - b.run || a.step - b.step)
   const rsIndex = new Map(runSteps.map((rs, k) => [rs, k]))
+  // per instant: the two (run, step) indices and the weight, ready for the per-point loop
+  const planned = new Map<number, { before: number, after: number, weight: number } | null>()
+  for (const [dt, c] of choices) {
+    planned.set(dt, c === null ? null
+      : { before: rsIndex.get(c.before) as number, after: rsIndex.get(c.after) as number, weight: c.weight })
+  }
 
   const plan: Plan = {
     n, grid, runSteps, pieces: [], unitKeys: [],
@@ -84,6 +92,8 @@ export async function planSamples (points: SamplePoints, options: SampleOptions,
   const cells = new Map<number, number>()
   const cellSize = new Map<number, number>()
   const keys = new Set<string>()
+  let lastCell = -1
+  let lastPiece = -1
   const pieceOf = (rs: number, i: number, j: number): number => {
     let size = cellSize.get(rs)
     if (size === undefined) {
@@ -91,6 +101,7 @@ export async function planSamples (points: SamplePoints, options: SampleOptions,
       cellSize.set(rs, size)
     }
     const cell = rs * CELLS_PER_RUN_STEP + Math.floor(j / size) * CELL_ROW + Math.floor(i / size)
+    if (cell === lastCell) return lastPiece
     let piece = cells.get(cell)
     if (piece === undefined) {
       const unit = source.unitAt(runSteps[rs], i, j)
@@ -99,13 +110,15 @@ export async function planSamples (points: SamplePoints, options: SampleOptions,
       keys.add(unit.key)
       cells.set(cell, piece)
     }
+    lastCell = cell
+    lastPiece = piece
     return piece
   }
 
   const stencil = createStencil()
   const { status, slotPiece, slotI, slotJ, slotW } = plan
   for (let p = 0; p < n; p++) {
-    const choice = choices.get(time[p]) as TimeChoice | null
+    const choice = planned.get(time[p] - t0) as { before: number, after: number, weight: number } | null
     if (choice === null) {
       status[p] = OUTSIDE_SOURCE
       plan.unitBefore[p] = -1
@@ -113,8 +126,7 @@ export async function planSamples (points: SamplePoints, options: SampleOptions,
       plan.timeWeight[p] = NaN
       continue
     }
-    const before = rsIndex.get(choice.before) as number
-    const after = rsIndex.get(choice.after) as number
+    const { before, after } = choice
     plan.unitBefore[p] = before
     plan.unitAfter[p] = after
     plan.timeWeight[p] = choice.weight

@@ -112,7 +112,8 @@ export class UpstreamServer {
     if (rule !== undefined) {
       rule.left--
       const m = rule.mode
-      if (typeof m === 'object') await new Promise((resolve) => setTimeout(resolve, m.slowMs))
+      // unref'd: a hang left behind by a closed stand-in must not keep its process alive
+      if (typeof m === 'object') await new Promise((resolve) => setTimeout(resolve, m.slowMs).unref())
       else if (m === 'not_present') return this.send(res, 200, 'text/html', notPresentPage(url.pathname))
       else if (m === 'reset') { res.socket?.destroy(); return }
       else if (m === 'truncated') truncate = true

@@ -155,6 +155,7 @@ t.test('bad input: a clear 4xx naming the field', async (t) => {
     ['lengths differ', { ...good, altitude_m: [10] }, 400, ['body', 'altitude_m']],
     ['time per point, wrong length', { ...good, time: ['2020-08-04T12:00:00Z'] }, 400, ['body', 'time']],
     ['time without zone', { ...good, time: '2020-08-04T12:00:00' }, 400, ['body', 'time']],
+    ['one bad time of many', { ...good, time: ['2020-08-04T12:00:00Z', '2020-08-04 12:00'] }, 400, ['body', 'time', 1]],
     ['unknown field', { ...good, fields: ['wind_u_ms', 'colour'] }, 400, ['body', 'fields', 1]],
     ['too many points', { ...good, latitude: [1, 2, 3, 4, 5, 6], longitude: [1, 2, 3, 4, 5, 6],
       altitude_m: [1, 2, 3, 4, 5, 6] }, 400, ['body', 'latitude']],
@@ -170,8 +171,22 @@ t.test('bad input: a clear 4xx naming the field', async (t) => {
   }
   const media = await samples(svc, key, 'x', { 'content-type': 'text/csv' })
   t.equal(media.res.status, 415)
+  const usage = await (await fetch(`${svc.url}/v1/atmosphere/usage`, { headers: { 'x-api-key': key } })).json() as
+    { upstream_attempts: number }
+  t.equal(usage.upstream_attempts, 0, 'nothing charged for any of them')
   const nokey = await samples(svc, '', good)
   t.equal(nokey.res.status, 401)
+})
+
+t.test('a body over ALOFT_SAMPLES_MAX_BODY_MB is a 413', async (t) => {
+  const svc = await startTestService(t, { env: { ALOFT_SAMPLES_MAX_BODY_MB: '1' } })
+  const { key } = await svc.newAccount()
+  const n = 60_000
+  const { res, body } = await samples(svc, key, { latitude: new Array(n).fill(52.123456789),
+    longitude: new Array(n).fill(21.123456789), altitude_m: new Array(n).fill(1000), time: '2020-08-04T12:00:00Z',
+    altitude_reference: 'agl' })
+  t.equal(res.status, 413)
+  t.equal(body.code, 'payload_too_large')
 })
 
 t.test('a point that fails never fails the request', async (t) => {
