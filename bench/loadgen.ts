@@ -112,7 +112,10 @@ export async function runLoad (spec: LoadSpec): Promise<LoadResult> {
     return weights.length - 1
   }
 
-  const agent = new Agent({ keepAlive: true, maxSockets: spec.connections, maxFreeSockets: spec.connections })
+  // idle sockets retire at 4 s, before the server's 5 s keep-alive timeout closes them: a request
+  // sent on a socket the server is closing at that moment is reset (a client-side race of HTTP)
+  const agent = new Agent({ keepAlive: true, maxSockets: spec.connections, maxFreeSockets: spec.connections,
+    timeout: 4000 })
   const warmupMs = (spec.warmupSeconds ?? 0) * 1000
   const measureMs = spec.seconds * 1000
   const timeoutMs = spec.timeoutMs ?? 10_000

@@ -10,6 +10,7 @@ import { SourceError, isoTime, type Source } from '../source/index.js'
 import type { LatLonGrid } from '../grib/index.js'
 import { computeSamples, OUT_COLUMNS, OUTSIDE_SOURCE, UNUSABLE, type SamplePiece, type SampleTask } from './kernel.js'
 import { planSamples, type Plan } from './plan.js'
+import { samplesJson } from './json.js'
 import { sharedFloat64, sharedUint8, type SampleOptions, type SamplePoints } from './points.js'
 
 /** Most points in one slice: the Arrow record batch bound, and the unit of work of a worker. */
@@ -158,7 +159,8 @@ export class SamplesEngine {
       timeWeight: plan.timeWeight
     }
     const task: Omit<SampleTask, 'start' | 'end'> = {
-      pieces: pieces.map((u): SamplePiece | null => u === null ? null : { layout: u.layout, values: u.values }),
+      pieces: pieces.map((u): SamplePiece | null => u === null ? null
+        : { key: `${u.key}@${u.sha256}`, layout: u.layout, values: u.values }),
       pieceStatus,
       n,
       altitude: points.altitude,
@@ -202,6 +204,13 @@ export class SamplesEngine {
     for (let p = 0; p < n; p++) counts[plan.status[p]]++
     counts.forEach((c, k) => { if (c > 0) this.#statuses.inc({ status: SAMPLE_STATUSES[k] }, c) })
     return result
+  }
+
+  /** The JSON answer; a large one has its columns formatted on the pool in parallel. */
+  async json (result: SamplesResult): Promise<string> {
+    const pool = this.#o.field.pool
+    if (result.n < this.#o.workerThreshold) return await samplesJson(result)
+    return await samplesJson(result, async (values) => await pool.run<string>('samplesJsonColumn', values))
   }
 
   /** plan → load → compute, for callers in process (the trajectory predictor, tests). */

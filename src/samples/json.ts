@@ -67,18 +67,33 @@ export function optionsOf (body: Pick<SamplesRequest, 'altitude_reference' | 'in
 
 const STATUS_JSON = SAMPLE_STATUSES.map((s) => JSON.stringify(s))
 
-function numbers (values: Float64Array): string {
-  return `[${values.join(',').replace(/NaN/g, 'null')}]`
+/** A column of numbers as a JSON array (NaN → null): what a pool worker runs for large answers. */
+export function numbers (values: Float64Array): string {
+  const text = values.join(',')
+  return `[${values.includes(NaN) ? text.replace(/NaN/g, 'null') : text}]`
 }
 
 function indices (values: Int32Array): string {
-  return `[${values.join(',').replace(/-1/g, 'null')}]`
+  const text = values.join(',')
+  return `[${values.includes(-1) ? text.replace(/-1/g, 'null') : text}]`
 }
 
-/** The JSON answer, as text. */
-export function samplesJson (result: SamplesResult): string {
+/**
+ * The JSON answer, as text. `format` turns a column of numbers into its JSON array; given one that
+ * runs on the worker pool, the columns of a large answer are formatted in parallel (formatting
+ * doubles is most of the cost of a JSON answer).
+ */
+export async function samplesJson (
+  result: SamplesResult, format: (values: Float64Array) => string | Promise<string> = numbers
+): Promise<string> {
   const { n, options, out } = result
-  const column = (c: number): string => numbers(out.subarray(c * n, (c + 1) * n))
+  const columns = [...options.fields.map(fieldIndex), OUT_ALTITUDE_MSL, OUT_GROUND]
+  const texts = await Promise.all([
+    ...columns.map(async (c) => await format(out.subarray(c * n, (c + 1) * n))),
+    Promise.resolve(format(result.timeWeight))
+  ])
+  const formatted = new Map(columns.map((c, k) => [c, texts[k]]))
+  const column = (c: number): string => formatted.get(c) as string
   const statuses = new Array<string>(n)
   for (let p = 0; p < n; p++) statuses[p] = STATUS_JSON[result.status[p]]
   const parts = [
@@ -92,7 +107,7 @@ export function samplesJson (result: SamplesResult): string {
   for (const f of options.fields) parts.push(`,${JSON.stringify(f)}:${column(fieldIndex(f))}`)
   parts.push(`,"altitude_msl_m":${column(OUT_ALTITUDE_MSL)}`, `,"ground_elevation_m_msl":${column(OUT_GROUND)}`,
     `,"unit_before":${indices(result.unitBefore)}`, `,"unit_after":${indices(result.unitAfter)}`,
-    `,"time_weight":${numbers(result.timeWeight)}}`,
+    `,"time_weight":${texts[texts.length - 1]}}`,
     `,"provenance":${JSON.stringify(samplesProvenance(options))}}`)
   return parts.join('')
 }

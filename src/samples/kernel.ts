@@ -25,6 +25,8 @@ export const OUT_COLUMNS = SAMPLE_FIELDS.length + 2
 
 /** A decoded piece of a unit, read in place. */
 export interface SamplePiece {
+  /** Names the decoded bytes (unit, block, sha256): filled columns are kept under it across calls. */
+  key: string
   layout: TileLayout
   values: Float32Array
 }
@@ -55,7 +57,8 @@ export interface SampleTask {
   out: Float64Array
 }
 
-/** Points of one slice are ordered by position below 2^17 (SLICE_POINTS is 2^16). */
+/** Grid points of a piece below 2^21 (j × 2048 + i); points of a slice below 2^17 (SLICE_POINTS is 2^16). */
+const GRID_KEY = 1 << 21
 const SLICE_SPAN = 1 << 17
 
 /**
@@ -75,12 +78,24 @@ function localityOrder (task: SampleTask): Float64Array {
   return order.sort()
 }
 
-/** Filled columns of this call, by piece and grid point; cleared when it grows past the bound. */
-const MEMO_LIMIT = 16_384
-const GRID_KEY = 1 << 21
 
-function memoKey (piece: number, i: number, j: number): number {
-  return piece * GRID_KEY * 2 + j * 2048 + i
+/**
+ * Filled columns kept by this thread across calls, per decoded piece at the grid point's offset in
+ * it: filling a column (heights, and q from RH for GFS v15) costs more than interpolating it many
+ * times, and requests come back to the same pieces. Bounded in columns (about 3 KB each); past the
+ * bound everything kept is dropped.
+ */
+const KEPT_COLUMNS = 16_384
+const kept = new Map<string, Array<Column | undefined>>()
+let keptCount = 0
+
+function keptFor (piece: SamplePiece): Array<Column | undefined> {
+  let columns = kept.get(piece.key)
+  if (columns === undefined) {
+    columns = new Array<Column | undefined>(piece.layout.box.ni * piece.layout.box.nj)
+    kept.set(piece.key, columns)
+  }
+  return columns
 }
 
 const at = new Float64Array(6)
@@ -88,18 +103,26 @@ const at = new Float64Array(6)
 export function computeSamples (task: SampleTask): void {
   const { pieces, pieceStatus, n, altitude, ground, agl, clamp, nearest, slotPiece, slotI, slotJ, slotW, status, out } =
     task
-  const memo = new Map<number, Column>()
+  const columnsOf = pieces.map((piece) => piece === null ? null : keptFor(piece))
   const columns: Array<Column | null> = new Array(SLOTS).fill(null)
   const column = (s: number): Column | null => {
     const piece = pieces[slotPiece[s]]
-    if (piece === null || planeOffset(piece.layout, slotI[s], slotJ[s]) < 0) return null
-    const key = memoKey(slotPiece[s], slotI[s], slotJ[s])
-    let c = memo.get(key)
+    if (piece === null) return null
+    const offset = planeOffset(piece.layout, slotI[s], slotJ[s])
+    if (offset < 0) return null
+    let list = columnsOf[slotPiece[s]] as Array<Column | undefined>
+    let c = list[offset]
     if (c === undefined) {
+      if (keptCount >= KEPT_COLUMNS) {
+        kept.clear()
+        keptCount = 0
+        for (let k = 0; k < pieces.length; k++) columnsOf[k] = pieces[k] === null ? null : keptFor(pieces[k]!)
+        list = columnsOf[slotPiece[s]] as Array<Column | undefined>
+      }
       c = fillColumn(tileColumn(piece.layout, piece.values, slotI[s], slotJ[s]),
         createColumn(piece.layout.levelsPa.length))
-      if (memo.size >= MEMO_LIMIT) memo.clear()
-      memo.set(key, c)
+      list[offset] = c
+      keptCount++
     }
     return c
   }

@@ -6,7 +6,7 @@ import { BLOCK, bilinearStencil, createStencil } from '../field/index.js'
 import { HOUR_MS, type FetchUnit, type HeldRunStep } from '../source/index.js'
 import { OUTSIDE_SOURCE, SLOTS } from './kernel.js'
 import { sharedFloat64, sharedInt32, sharedUint8, type SampleOptions, type SamplePoints } from './points.js'
-import { TimeIndex, type TimeChoice } from './time-plan.js'
+import { TimeIndex } from './time-plan.js'
 
 /** A decoded piece to load: the unit and a grid point it holds (which picks the block of a file). */
 export interface PlannedPiece {
@@ -50,31 +50,44 @@ export async function planSamples (points: SamplePoints, options: SampleOptions,
   const grid = await source.sourceGrid()
 
   // time: one choice per distinct instant, from the catalog entries of the hours they fall in;
-  // instants keyed relative to the first (small integers hash fast: 100 000 lookups)
+  // each point gets the index of its instant (keyed relative to the first: small integers hash fast)
   const t0 = n > 0 ? time[0] : 0
-  const choices = new Map<number, TimeChoice | null>()
-  for (let p = 0; p < n; p++) choices.set(time[p] - t0, null)
-  const hours = new Set<number>()
-  for (const dt of choices.keys()) hours.add(Math.floor((dt + t0) / HOUR_MS) * HOUR_MS)
+  const instantOf = new Map<number, number>()
+  const instants: number[] = []
+  const pointInstant = new Int32Array(n)
+  for (let p = 0; p < n; p++) {
+    const dt = time[p] - t0
+    let k = instantOf.get(dt)
+    if (k === undefined) {
+      k = instants.length
+      instants.push(dt + t0)
+      instantOf.set(dt, k)
+    }
+    pointInstant[p] = k
+  }
+  const hours = new Set(instants.map((t) => Math.floor(t / HOUR_MS) * HOUR_MS))
   const index = new TimeIndex(await source.entriesNear(hours), source.maxTimeOffsetMs)
   const nearest = options.interpolation === 'nearest'
-  for (const dt of choices.keys()) choices.set(dt, nearest ? index.nearest(dt + t0) : index.linear(dt + t0))
+  const choices = instants.map((t) => nearest ? index.nearest(t) : index.linear(t))
 
-  // the (run, step)s named, in the response's order
-  const named = new Map<string, HeldRunStep>()
-  for (const c of choices.values()) {
+  // the (run, step)s named, in the response's order (TimeIndex hands out one object per entry)
+  const named = new Set<HeldRunStep>()
+  for (const c of choices) {
     if (c === null) continue
-    named.set(`${c.before.run}/${c.before.step}`, c.before)
-    named.set(`${c.after.run}/${c.after.step}`, c.after)
+    named.add(c.before)
+    named.add(c.after)
   }
-  const runSteps = [...named.values()].sort((a, b) => a.run - b.run || a.step - b.step)
+  const runSteps = [...named].sort((a, b) => a.run - b.run || a.step - b.step)
   const rsIndex = new Map(runSteps.map((rs, k) => [rs, k]))
-  // per instant: the two (run, step) indices and the weight, ready for the per-point loop
-  const planned = new Map<number, { before: number, after: number, weight: number } | null>()
-  for (const [dt, c] of choices) {
-    planned.set(dt, c === null ? null
-      : { before: rsIndex.get(c.before) as number, after: rsIndex.get(c.after) as number, weight: c.weight })
-  }
+  // per instant: the two (run, step) indices (−1: none) and the weight
+  const instantBefore = new Int32Array(choices.length)
+  const instantAfter = new Int32Array(choices.length)
+  const instantWeight = new Float64Array(choices.length)
+  choices.forEach((c, k) => {
+    instantBefore[k] = c === null ? -1 : rsIndex.get(c.before) as number
+    instantAfter[k] = c === null ? -1 : rsIndex.get(c.after) as number
+    instantWeight[k] = c === null ? NaN : c.weight
+  })
 
   const plan: Plan = {
     n, grid, runSteps, pieces: [], unitKeys: [],
@@ -90,16 +103,13 @@ export async function planSamples (points: SamplePoints, options: SampleOptions,
 
   // pieces: grid points fall in square cells (a filter tile, or a decoded block of a file)
   const cells = new Map<number, number>()
-  const cellSize = new Map<number, number>()
+  const cellSize = new Float64Array(runSteps.length).fill(NaN)
   const keys = new Set<string>()
   let lastCell = -1
   let lastPiece = -1
   const pieceOf = (rs: number, i: number, j: number): number => {
-    let size = cellSize.get(rs)
-    if (size === undefined) {
-      size = source.unitAt(runSteps[rs], i, j).tile?.size ?? BLOCK
-      cellSize.set(rs, size)
-    }
+    let size = cellSize[rs]
+    if (Number.isNaN(size)) size = cellSize[rs] = source.unitAt(runSteps[rs], i, j).tile?.size ?? BLOCK
     const cell = rs * CELLS_PER_RUN_STEP + Math.floor(j / size) * CELL_ROW + Math.floor(i / size)
     if (cell === lastCell) return lastPiece
     let piece = cells.get(cell)
@@ -117,28 +127,28 @@ export async function planSamples (points: SamplePoints, options: SampleOptions,
 
   const stencil = createStencil()
   const { status, slotPiece, slotI, slotJ, slotW } = plan
+  let slot = 0
+  const put = (rs: number, i: number, j: number, w: number): void => {
+    if (w === 0) return // a column without weight is never read
+    slotPiece[slot] = pieceOf(rs, i, j)
+    slotI[slot] = i
+    slotJ[slot] = j
+    slotW[slot] = w
+    slot++
+  }
   for (let p = 0; p < n; p++) {
-    const choice = planned.get(time[p] - t0) as { before: number, after: number, weight: number } | null
-    if (choice === null) {
-      status[p] = OUTSIDE_SOURCE
-      plan.unitBefore[p] = -1
-      plan.unitAfter[p] = -1
-      plan.timeWeight[p] = NaN
-      continue
-    }
-    const { before, after } = choice
+    const k = pointInstant[p]
+    const before = instantBefore[k]
+    const after = instantAfter[k]
+    const weight = instantWeight[k]
     plan.unitBefore[p] = before
     plan.unitAfter[p] = after
-    plan.timeWeight[p] = choice.weight
-    let slot = p * SLOTS
-    const put = (rs: number, i: number, j: number, w: number): void => {
-      if (w === 0) return // a column without weight is never read
-      slotPiece[slot] = pieceOf(rs, i, j)
-      slotI[slot] = i
-      slotJ[slot] = j
-      slotW[slot] = w
-      slot++
+    plan.timeWeight[p] = weight
+    if (before < 0) {
+      status[p] = OUTSIDE_SOURCE
+      continue
     }
+    slot = p * SLOTS
     // every unit shares the source's grid, so one stencil serves both times
     const gp = nearest ? gridPointIndex(grid, latitude[p], longitude[p]) : null
     if (nearest ? gp === null : !bilinearStencil(grid, latitude[p], longitude[p], stencil)) {
@@ -148,7 +158,7 @@ export async function planSamples (points: SamplePoints, options: SampleOptions,
     const sides = before === after ? 1 : 2
     for (let side = 0; side < sides; side++) {
       const rs = side === 0 ? before : after
-      const wt = sides === 1 ? 1 : side === 0 ? 1 - choice.weight : choice.weight
+      const wt = sides === 1 ? 1 : side === 0 ? 1 - weight : weight
       if (gp !== null) {
         put(rs, gp.i, gp.j, wt)
       } else {

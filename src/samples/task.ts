@@ -6,3 +6,6 @@ export function samples (task: SampleTask): null {
   computeSamples(task)
   return null
 }
+
+/** The task `samplesJsonColumn`: one column of numbers as its JSON array text. */
+export { numbers as samplesJsonColumn } from './json.js'

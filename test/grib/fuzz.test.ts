@@ -6,13 +6,13 @@ import { fixture, prng } from './helpers.js'
 
 const SEED = 20240601
 const FILES: Array<[string, number]> = [
-  // [file, mutations]; the large JPEG/PNG fields are slow to decode, so fewer of them
-  ['nilsmagnus+grib/griblib/integrationtestdata/constant.grb', 1600],
-  ['noritada+grib-rs/testdata/gdas.t12z.pgrb2.0p25.f000.46', 800],
-  ['nilsmagnus+grib/griblib/integrationtestdata/template5_0.grib2', 600],
-  ['nilsmagnus+grib/griblib/integrationtestdata/template5_2.grib2', 600],
-  ['nilsmagnus+grib/griblib/integrationtestdata/template5_3.grib2', 600],
-  ['Porbi96+GFS-forecast-web-app/gfs.t06z.pgrb2.0p25.f000', 800], // first messages only, see below
+  // [file, mutations]; the large fields (global 0.25°, JPEG/PNG) are slow to decode, so fewer of them
+  ['nilsmagnus+grib/griblib/integrationtestdata/constant.grb', 2400],
+  ['noritada+grib-rs/testdata/gdas.t12z.pgrb2.0p25.f000.46', 400],
+  ['nilsmagnus+grib/griblib/integrationtestdata/template5_0.grib2', 800],
+  ['nilsmagnus+grib/griblib/integrationtestdata/template5_2.grib2', 800],
+  ['nilsmagnus+grib/griblib/integrationtestdata/template5_3.grib2', 800],
+  ['Porbi96+GFS-forecast-web-app/gfs.t06z.pgrb2.0p25.f000', 200], // first messages only, see below
   ['jswhit+pygrib/sampledata/gfs.grb', 800], // a multi-field stretch, see below
   ['mpiannucci+gribberish/test-data/gfs.t12z.pgrb2.0p25.f023-PV-TMP-missing.grib2', 120],
   ['NOAA-MDL+grib2io/tests/input_data/gfs.png.grib2', 60],
@@ -87,6 +87,7 @@ t.test(`seeded fuzz (seed ${SEED}): only GribError, every call bounded`, async (
   t.ok(runs >= 6000, `${runs} mutations`)
   t.ok(errors > runs / 4, `${errors} refused with a GribError`)
   t.ok(slowest < PER_CALL_MS, `slowest call ${slowest.toFixed(0)} ms`)
-  t.ok(elapsed < 30000, `whole run ${(elapsed / 1000).toFixed(1)} s`)
+  // a bound against a hang, not a timing: the machines running the suite are shared
+  t.ok(elapsed < 90000, `whole run ${(elapsed / 1000).toFixed(1)} s`)
   t.comment(`reasons: ${JSON.stringify(Object.fromEntries(reasons))}; fields decoded from mutated bytes: ${decoded}`)
 })

@@ -7,7 +7,7 @@ import { LIMITS } from '../../contract/limits.js'
 import { validate } from '../../contract/validate.js'
 import type { ValidationErrorItem } from '../../contract/schemas.js'
 import { ArrowSamplesWriter, pointsFromArrow, type ArrowQuery } from '../../samples/arrow.js'
-import { pointsFromJson, samplesJson, type PointsOrErrors } from '../../samples/json.js'
+import { pointsFromJson, type PointsOrErrors } from '../../samples/json.js'
 import { TooManyUnitsError, type SamplesEngine } from '../../samples/engine.js'
 import { HttpProblem, retryAfterSeconds } from '../problem.js'
 import { readJsonBody, readLimited } from '../body.js'
@@ -105,7 +105,7 @@ export function samplesHandlers (deps: AppDeps): Handlers {
       }
       if (!arrow) {
         const result = await engine.compute(loaded, points, options)
-        return { body: samplesJson(result), mediaType: 'application/json' }
+        return { body: await engine.json(result), mediaType: 'application/json' }
       }
       // Arrow: the headers, then one record batch per slice as it is computed
       const writer = new ArrowSamplesWriter()
