@@ -3,6 +3,7 @@
 // same columns under the same names.
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { ALTITUDE_REFERENCES, LIMITS } from './limits.js'
+import { METHOD_FIELDS } from './methods.js'
 
 /** The Arrow IPC stream media type, accepted in and answered out. */
 export const ARROW_STREAM = 'application/vnd.apache.arrow.stream'
@@ -105,12 +106,7 @@ export const SamplesResponse = Type.Object({
     licence_url: Type.String(),
     source_url: Type.String(),
     processing_version: Type.String(),
-    density_method: Type.String(),
-    height_convention: Type.String(),
-    humidity_convention: Type.String(),
-    spatial_interpolation: Type.String(),
-    temporal_interpolation: Type.String(),
-    vertical_interpolation: Type.String()
+    ...METHOD_FIELDS
   }, { additionalProperties: false })
 }, { additionalProperties: false, $id: 'SamplesResponse' })
 export type SamplesResponse = Static<typeof SamplesResponse>

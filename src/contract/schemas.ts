@@ -3,6 +3,7 @@
 import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/typebox'
 import { ALTITUDE_REFERENCES, LIMITS } from './limits.js'
 import { SampleUnit, SamplesRequest, SamplesResponse } from './samples.js'
+import { METHOD_FIELDS } from './methods.js'
 import { PROBLEM_CODE_NAMES } from './codes.js'
 
 const DateTime = (description: string) => Type.String({ format: 'date-time', description })
@@ -255,14 +256,7 @@ export const Capabilities = Type.Object({
   altitude_references: Type.Array(StringEnum(ALTITUDE_REFERENCES)),
   quality_options: Type.Array(StringEnum(QUALITY_OPTIONS)),
   default_quality: Type.Literal('best_available'),
-  methods: Type.Object({
-    density_method: Type.String(),
-    height_convention: Type.String(),
-    humidity_convention: Type.String(),
-    spatial_interpolation: Type.String(),
-    temporal_interpolation: Type.String(),
-    vertical_interpolation: Type.String()
-  }, { additionalProperties: false })
+  methods: Type.Object(METHOD_FIELDS, { additionalProperties: false })
 }, { additionalProperties: false, $id: 'Capabilities' })
 export type Capabilities = Static<typeof Capabilities>
 

@@ -103,17 +103,22 @@ export function samplesHandlers (deps: AppDeps): Handlers {
         }
         throw dataProblem(err)
       }
-      if (!arrow) {
-        const result = await engine.compute(loaded, points, options)
-        return { body: await engine.json(result), mediaType: 'application/json' }
+      try {
+        if (!arrow) {
+          const result = await engine.compute(loaded, points, options)
+          return { body: await engine.json(result), mediaType: 'application/json' }
+        }
+        // Arrow: the headers, then one record batch per slice as it is computed
+        const writer = new ArrowSamplesWriter()
+        res.statusCode = 200
+        res.setHeader('Content-Type', ARROW_STREAM)
+        writer.stream.pipe(res)
+        await engine.compute(loaded, points, options, (result, start, end) => writer.writeSlice(result, start, end))
+        writer.end()
+      } catch (err) {
+        // a saturated pool before anything was sent is a 503; after, the connection is cut
+        throw dataProblem(err)
       }
-      // Arrow: the headers, then one record batch per slice as it is computed
-      const writer = new ArrowSamplesWriter()
-      res.statusCode = 200
-      res.setHeader('Content-Type', ARROW_STREAM)
-      writer.stream.pipe(res)
-      await engine.compute(loaded, points, options, (result, start, end) => writer.writeSlice(result, start, end))
-      writer.end()
       await new Promise<void>((resolve) => { res.once('finish', resolve); res.once('close', resolve) })
       return { streamed: true, body: null }
     }) satisfies Handler
