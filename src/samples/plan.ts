@@ -42,9 +42,6 @@ export interface PlanSource {
   readonly maxTimeOffsetMs: number
 }
 
-const CELL_ROW = 4096
-const CELLS_PER_RUN_STEP = CELL_ROW * CELL_ROW
-
 export async function planSamples (points: SamplePoints, options: SampleOptions, source: PlanSource): Promise<Plan> {
   const { n, latitude, longitude, time } = points
   const grid = await source.sourceGrid()
@@ -101,25 +98,35 @@ export async function planSamples (points: SamplePoints, options: SampleOptions,
     slotW: sharedFloat64(n * SLOTS)
   }
 
-  // pieces: grid points fall in square cells (a filter tile, or a decoded block of a file)
-  const cells = new Map<number, number>()
-  const cellSize = new Float64Array(runSteps.length).fill(NaN)
+  // pieces: grid points fall in square cells (a filter tile, or a decoded block of a file); per
+  // (run, step) a dense table from cell to piece, made when the (run, step) is first met
+  const cellSize = new Int32Array(runSteps.length)
+  const cellColumns = new Int32Array(runSteps.length)
+  const cellTables: Array<Int32Array | undefined> = new Array(runSteps.length)
   const keys = new Set<string>()
+  let lastRs = -1
   let lastCell = -1
   let lastPiece = -1
   const pieceOf = (rs: number, i: number, j: number): number => {
-    let size = cellSize[rs]
-    if (Number.isNaN(size)) size = cellSize[rs] = source.unitAt(runSteps[rs], i, j).tile?.size ?? BLOCK
-    const cell = rs * CELLS_PER_RUN_STEP + Math.floor(j / size) * CELL_ROW + Math.floor(i / size)
-    if (cell === lastCell) return lastPiece
-    let piece = cells.get(cell)
-    if (piece === undefined) {
+    let table = cellTables[rs]
+    if (table === undefined) {
+      const size = source.unitAt(runSteps[rs], i, j).tile?.size ?? BLOCK
+      cellSize[rs] = size
+      cellColumns[rs] = Math.ceil(grid.ni / size)
+      table = cellTables[rs] = new Int32Array(cellColumns[rs] * Math.ceil(grid.nj / size)).fill(-1)
+    }
+    const size = cellSize[rs]
+    const cell = Math.floor(j / size) * cellColumns[rs] + Math.floor(i / size)
+    if (cell === lastCell && rs === lastRs) return lastPiece
+    let piece = table[cell]
+    if (piece < 0) {
       const unit = source.unitAt(runSteps[rs], i, j)
       piece = plan.pieces.length
       plan.pieces.push({ unit, point: { i, j }, runStep: rs })
       keys.add(unit.key)
-      cells.set(cell, piece)
+      table[cell] = piece
     }
+    lastRs = rs
     lastCell = cell
     lastPiece = piece
     return piece
