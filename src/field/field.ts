@@ -113,7 +113,7 @@ export class Field {
   async load (
     resolution: Resolution, accountId: string, deadline = this.#source.deadline()
   ): Promise<{ unit: DecodedUnit, hit: boolean }> {
-    const box = resolution.unit.tile === undefined ? blockAround(resolution.point) : undefined
+    const box = pieceBox(resolution.unit, resolution.point)
     return await this.#load(decodedKey(resolution.unitKey, box), box, deadline,
       async () => await this.#source.fetch(resolution, { accountId, deadline }))
   }

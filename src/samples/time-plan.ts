@@ -46,6 +46,8 @@ export class TimeIndex {
     for (const e of entries) {
       let steps = byRun.get(e.run)
       if (steps === undefined) byRun.set(e.run, steps = new Map())
+      // one object per (run, step): choices are told apart by identity
+      if (steps.has(e.step)) continue
       steps.set(e.step, e)
       const v = validTime(e)
       const seen = newestByValid.get(v)
