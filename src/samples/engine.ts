@@ -5,8 +5,10 @@
 import { Counter, Histogram, type Registry } from 'prom-client'
 import type { AccountStore } from '../accounts/store.js'
 import { SAMPLE_STATUSES, type SampleUnit } from '../contract/samples.js'
-import { UnusableUnitError, VAR, type DecodedUnit, type Field, type WorkerPool } from '../field/index.js'
-import { SourceError, isoTime, type Source } from '../source/index.js'
+import {
+  UnusableUnitError, VAR, gridX, gridY, type DecodedUnit, type Field, type WorkerPool
+} from '../field/index.js'
+import { SourceError, isoTime, validTime, type Source } from '../source/index.js'
 import type { LatLonGrid } from '../grib/index.js'
 import { computeSamples, OUT_COLUMNS, OUTSIDE_SOURCE, UNUSABLE, type SamplePiece, type SampleTask } from './kernel.js'
 import { planSamples, type Plan } from './plan.js'
@@ -184,6 +186,8 @@ export class SamplesEngine {
     for (let s = 0; s < n; s += size) slices.push([s, Math.min(n, s + size)])
     if (inWorkers) {
       const running = slices.map(async ([start, end]) => await runOnPool(pool, { ...task, start, end }))
+      // the first failure is thrown below; the others must not surface as unhandled rejections
+      for (const r of running) r.catch(() => {})
       for (let k = 0; k < slices.length; k++) {
         await running[k]
         await onSlice?.(result, slices[k][0], slices[k][1])
@@ -232,8 +236,8 @@ export interface LoadedPlan {
  */
 function gridShift (plan: LatLonGrid, piece: LatLonGrid): { i: number, j: number } | null {
   if (piece.di !== plan.di || piece.dj !== plan.dj) return null
-  const x = (((piece.west - plan.west) % 360) + 360) % 360 / plan.di
-  const y = (piece.south - plan.south) / plan.dj
+  const x = gridX(plan, piece.west)
+  const y = gridY(plan, piece.south)
   const i = Math.round(x)
   const j = Math.round(y)
   if (Math.abs(x - i) > 1e-6 || Math.abs(y - j) > 1e-6) return null
@@ -259,7 +263,7 @@ function describeUnits (plan: Plan, pieces: Array<DecodedUnit | null>): SampleUn
     return {
       model_run_at: isoTime(rs.run),
       forecast_hour: rs.step,
-      valid_time: isoTime(rs.run + rs.step * 3_600_000),
+      valid_time: isoTime(validTime(rs)),
       source_sha256: sources.length === 1 ? sources[0].source_sha256 : null,
       retrieved_at: sources.length === 1 ? sources[0].retrieved_at : null,
       specific_humidity_source: first === undefined ? null

@@ -60,6 +60,8 @@ export interface SampleTask {
 /** Grid points of a piece below 2^21 (j × 2048 + i); points of a slice below 2^17 (SLICE_POINTS is 2^16). */
 const GRID_KEY = 1 << 21
 const SLICE_SPAN = 1 << 17
+/** (pieces + 1) × 2^22 × 2^17 < 2^53. */
+const ORDERED_PIECES = (1 << 13) - 1
 
 /**
  * The slice's points ordered by their first column (piece, row, column): consecutive points then
@@ -70,28 +72,34 @@ const SLICE_SPAN = 1 << 17
 function localityOrder (task: SampleTask): Float64Array {
   const { start, end, slotPiece, slotI, slotJ } = task
   const order = new Float64Array(end - start)
+  // keys stay exact below 2^53 only for fewer pieces than this: beyond, the points keep their order
+  const ordered = task.pieces.length < ORDERED_PIECES
   for (let p = start; p < end; p++) {
     const s = p * SLOTS
-    const cell = slotPiece[s] < 0 ? 0 : (slotPiece[s] + 1) * GRID_KEY * 2 + slotJ[s] * 2048 + slotI[s]
+    const cell = !ordered || slotPiece[s] < 0 ? 0 : (slotPiece[s] + 1) * GRID_KEY * 2 + slotJ[s] * 2048 + slotI[s]
     order[p - start] = cell * SLICE_SPAN + (p - start)
   }
   return order.sort()
 }
 
-
 /**
  * Filled columns kept by this thread across calls, per decoded piece at the grid point's offset in
  * it: filling a column (heights, and q from RH for GFS v15) costs more than interpolating it many
- * times, and requests come back to the same pieces. Bounded in columns (about 3 KB each); past the
- * bound everything kept is dropped.
+ * times, and requests come back to the same pieces. Bounded in columns (about 3 KB each) and in
+ * pieces (each holds a slot per grid point of its tile); past either bound everything kept is dropped.
  */
 const KEPT_COLUMNS = 16_384
+const KEPT_PIECES = 256
 const kept = new Map<string, Array<Column | undefined>>()
 let keptCount = 0
 
 function keptFor (piece: SamplePiece): Array<Column | undefined> {
   let columns = kept.get(piece.key)
   if (columns === undefined) {
+    if (kept.size >= KEPT_PIECES) {
+      kept.clear()
+      keptCount = 0
+    }
     columns = new Array<Column | undefined>(piece.layout.box.ni * piece.layout.box.nj)
     kept.set(piece.key, columns)
   }

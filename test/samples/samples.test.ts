@@ -203,3 +203,38 @@ t.test('a point that fails never fails the request', async (t) => {
   t.same(body.columns.unit_before, [0, 0, 0, null])
   t.notOk('wind_u_ms' in body.columns, 'only the fields asked for')
 })
+
+t.test('a unit the upstream turns out not to hold: its points are outside_source_coverage, the rest answered',
+  async (t) => {
+    const { server } = await startSampleUpstream(t)
+    const svc = await startTestService(t, { env: { ALOFT_SOURCE: `filter:${server.filterUrl}` } })
+    const { key } = await svc.newAccount()
+    server.fail({ match: /file=gfs\.t12z\.pgrb2\.0p25\.f006/, mode: 'not_present' })
+    const { res, body } = await samples(svc, key, { latitude: [52, 52], longitude: [21, 21], altitude_m: [3000, 3000],
+      time: ['2020-08-04T12:00:00Z', '2020-08-04T18:00:00Z'], altitude_reference: 'agl' })
+    t.equal(res.status, 200)
+    t.same(body.columns.status, ['ok', 'outside_source_coverage'])
+    t.same(body.units.map((u) => (u as { sources: unknown[] }).sources.length), [1, 0], 'nothing read for f006')
+  })
+
+t.test('an upstream that hangs past the fetch deadline: 503 source_busy for the whole request', async (t) => {
+  const { server } = await startSampleUpstream(t)
+  const svc = await startTestService(t, { env: { ALOFT_SOURCE: `filter:${server.filterUrl}`,
+    ALOFT_FETCH_DEADLINE_MS: '600' } })
+  const { key } = await svc.newAccount()
+  server.fail({ match: /filter_gfs/, mode: { slowMs: 3000 } })
+  const { res, body } = await samples(svc, key, { latitude: [52], longitude: [21], altitude_m: [3000],
+    time: '2020-08-04T12:00:00Z', altitude_reference: 'agl' })
+  t.equal(res.status, 503)
+  t.equal(body.code, 'source_busy')
+  t.ok(Number(res.headers.get('retry-after')) >= 1, 'with Retry-After')
+})
+
+t.test('an instance without a data path answers 503', async (t) => {
+  const svc = await startTestService(t, { dataPath: false })
+  const { key } = await svc.newAccount()
+  const { res, body } = await samples(svc, key, { latitude: [52], longitude: [21], altitude_m: [3000],
+    time: '2020-08-04T12:00:00Z', altitude_reference: 'agl' })
+  t.equal(res.status, 503)
+  t.equal(body.code, 'service_unavailable')
+})
