@@ -141,7 +141,7 @@ for (const [name, workerPoints] of [['main', String(10_000_000)], ['workers', '1
   const s = await startServer({ ...env, ALOFT_SAMPLES_WORKER_POINTS: workerPoints })
   try {
     await post(s, jsonBody(randomPoints(1000, 1)), false)
-    for (const n of [1000, 4000, 16_000, 64_000]) {
+    for (const n of [1000, 4000, 16_000, 32_000, 64_000]) {
       const body = arrowBody(randomPoints(n, n))
       const seconds = await medianSeconds(async () => await post(s, body, true), ROUNDS)
       let row = threshold.find((r) => r.points === n)

@@ -42,8 +42,11 @@ export function createStencil (): Stencil {
  * grid column i0 + 1 wraps to 0. Allocation-free: the samples engine calls it per point.
  */
 export function bilinearStencil (grid: LatLonGrid, lat: number, lon: number, out: Stencil): boolean {
-  const x = gridX(grid, lon)
-  const y = gridY(grid, lat)
+  return stencilAt(grid, gridX(grid, lon), gridY(grid, lat), out)
+}
+
+/** bilinearStencil from grid coordinates (gridX, gridY): callers that keep them skip the longitude wrap. */
+export function stencilAt (grid: LatLonGrid, x: number, y: number, out: Stencil): boolean {
   if (!(y >= 0) || !Number.isFinite(x)) return false
   const i0 = Math.floor(x)
   const j0 = Math.floor(y)

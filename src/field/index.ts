@@ -17,6 +17,6 @@ export {
 export { decodeTile, selectFields } from './decode.js'
 export { tileColumn, columnOf } from './tile-column.js'
 export {
-  gridX, gridY, bilinearStencil, createStencil, tileHoldsStencil, tileValue, surfaceValue, type Stencil
+  gridX, gridY, bilinearStencil, stencilAt, createStencil, tileHoldsStencil, tileValue, surfaceValue, type Stencil
 } from './geometry.js'
 export type { DecodeTask, DecodeResult, DecodedTile, UnusableUnit } from './tasks.js'

@@ -25,9 +25,27 @@ export function indexOf (grid: LatLonGrid, i: number, j: number): number {
 
 /** The grid point nearest (lat, lon) by index rounding; null when it falls outside a regional grid. */
 export function gridPointIndex (grid: LatLonGrid, lat: number, lon: number): GridPoint | null {
-  if (!Number.isFinite(lat) || !Number.isFinite(lon)) return null
+  const at = nearestColumnRow(grid, lat, lon)
+  if (at < 0) return null
+  const j = Math.floor(at / grid.ni)
+  const i = at - j * grid.ni
+  return {
+    index: indexOf(grid, i, j),
+    i,
+    j,
+    latitude: grid.south + j * grid.dj,
+    longitude: normalizeLongitude(grid.west + i * grid.di)
+  }
+}
+
+/**
+ * gridPointIndex without the object (the samples planner calls it per point): j × ni + i of the
+ * nearest grid point, or −1 when it falls outside a regional grid.
+ */
+export function nearestColumnRow (grid: LatLonGrid, lat: number, lon: number): number {
+  if (!Number.isFinite(lat) || !Number.isFinite(lon)) return -1
   const j = Math.floor((lat - grid.south) / grid.dj + 0.5)
-  if (j < 0 || j >= grid.nj) return null
+  if (j < 0 || j >= grid.nj) return -1
   let x = ((lon - grid.west) % 360 + 360) % 360 // [0, 360) east of the western edge
   // within half a cell west of the western edge rounds to column 0, as a latitude just south
   // of the southern edge rounds to row 0; on a global grid this is the same column either way
@@ -36,13 +54,7 @@ export function gridPointIndex (grid: LatLonGrid, lat: number, lon: number): Gri
   if (grid.global) {
     i %= grid.ni
   } else if (i < 0 || i >= grid.ni) {
-    return null
+    return -1
   }
-  return {
-    index: indexOf(grid, i, j),
-    i,
-    j,
-    latitude: grid.south + j * grid.dj,
-    longitude: normalizeLongitude(grid.west + i * grid.di)
-  }
+  return j * grid.ni + i
 }

@@ -12,11 +12,11 @@ import { SourceError, isoTime, validTime, type Source } from '../source/index.js
 import type { LatLonGrid } from '../grib/index.js'
 import { computeSamples, OUT_COLUMNS, OUTSIDE_SOURCE, UNUSABLE, type SamplePiece, type SampleTask } from './kernel.js'
 import { planSamples, type Plan } from './plan.js'
+import { SLICE_POINTS } from './order.js'
 import { samplesJson } from './json.js'
-import { sharedFloat64, sharedUint8, type SampleOptions, type SamplePoints } from './points.js'
+import { sharedFloat64, sharedInt32, sharedUint8, type SampleOptions, type SamplePoints } from './points.js'
 
-/** Most points in one slice: the Arrow record batch bound, and the unit of work of a worker. */
-export const SLICE_POINTS = 65_536
+export { SLICE_POINTS } from './order.js'
 
 /** More distinct source units than a request may use: the contract's 400. */
 export class TooManyUnitsError extends Error {
@@ -76,7 +76,7 @@ export class SamplesEngine {
    * source's daily_allowance_exhausted.
    */
   async plan (points: SamplePoints, options: SampleOptions, accountId: string): Promise<Plan> {
-    const plan = await planSamples(points, options, this.#o.source)
+    const plan = await planSamples(points, options, this.#o.source, this.#sliceSize(points.n))
     if (plan.unitKeys.length > this.#o.maxUnits) throw new TooManyUnitsError(plan.unitKeys.length, this.#o.maxUnits)
     const uncached = plan.unitKeys.filter((k) => !this.#o.source.isCached(k)).length
     if (uncached > 0) {
@@ -93,6 +93,15 @@ export class SamplesEngine {
     return plan
   }
 
+  /** Requests of workerThreshold points or more run on the pool, in at least one slice per thread. */
+  #inWorkers (n: number): boolean {
+    return n >= this.#o.workerThreshold
+  }
+
+  #sliceSize (n: number): number {
+    return this.#inWorkers(n) ? Math.min(SLICE_POINTS, Math.ceil(n / this.#o.field.pool.threads())) : SLICE_POINTS
+  }
+
   /**
    * Loads every planned piece (each unit fetched once, shared with concurrent requests). A piece
    * the source no longer holds, or cannot use, makes its points' status; anything else (the
@@ -105,8 +114,8 @@ export class SamplesEngine {
     const pieces: Array<DecodedUnit | null> = []
     const pieceStatus = sharedUint8(plan.pieces.length)
     // a sub-region tile has its own grid: where the plan's grid point (0, 0) falls on it
-    const shiftI = new Int32Array(plan.pieces.length)
-    const shiftJ = new Int32Array(plan.pieces.length)
+    const shiftI = sharedInt32(plan.pieces.length)
+    const shiftJ = sharedInt32(plan.pieces.length)
     let fatal: unknown = null
     settled.forEach((s, k) => {
       pieces.push(null)
@@ -127,14 +136,8 @@ export class SamplesEngine {
         fatal ??= s.reason
       }
     })
-    for (let s = 0; s < plan.slotPiece.length; s++) {
-      const k = plan.slotPiece[s]
-      if (k < 0) continue
-      plan.slotI[s] -= shiftI[k]
-      plan.slotJ[s] -= shiftJ[k]
-    }
     if (fatal !== null) throw fatal
-    return { plan, pieces, pieceStatus }
+    return { plan, pieces, pieceStatus, shiftI, shiftJ }
   }
 
   /**
@@ -146,7 +149,7 @@ export class SamplesEngine {
     loaded: LoadedPlan, points: SamplePoints, options: SampleOptions,
     onSlice?: (result: SamplesResult, start: number, end: number) => void | Promise<void>
   ): Promise<SamplesResult> {
-    const { plan, pieces, pieceStatus } = loaded
+    const { plan, pieces, pieceStatus, shiftI, shiftJ } = loaded
     const n = plan.n
     const out = sharedFloat64(n * OUT_COLUMNS).fill(NaN)
     // filled in place, slice by slice: `onSlice` may read a slice as soon as it is done
@@ -161,27 +164,26 @@ export class SamplesEngine {
       timeWeight: plan.timeWeight
     }
     const task: Omit<SampleTask, 'start' | 'end'> = {
+      grid: plan.grid,
       pieces: pieces.map((u): SamplePiece | null => u === null ? null
         : { key: `${u.key}@${u.sha256}`, layout: u.layout, values: u.values }),
       pieceStatus,
+      pieceCells: plan.pieceCells,
+      shiftI,
+      shiftJ,
       n,
-      altitude: points.altitude,
-      ground: points.ground,
+      order: plan.order,
+      at: plan.at,
       agl: options.altitudeReference === 'agl',
       clamp: options.clamp,
       nearest: options.interpolation === 'nearest',
-      slotPiece: plan.slotPiece,
-      slotI: plan.slotI,
-      slotJ: plan.slotJ,
-      slotW: plan.slotW,
       status: plan.status,
       out
     }
     const pool = this.#o.field.pool
-    const inWorkers = n >= this.#o.workerThreshold
+    const inWorkers = this.#inWorkers(n)
     const started = process.hrtime.bigint()
-    // slices: SLICE_POINTS at most, and on the pool at least one per thread
-    const size = inWorkers ? Math.min(SLICE_POINTS, Math.ceil(n / pool.threads())) : SLICE_POINTS
+    const size = plan.sliceSize
     const slices: Array<[number, number]> = []
     for (let s = 0; s < n; s += size) slices.push([s, Math.min(n, s + size)])
     if (inWorkers) {
@@ -228,6 +230,9 @@ export interface LoadedPlan {
   plan: Plan
   pieces: Array<DecodedUnit | null>
   pieceStatus: Uint8Array
+  /** Per piece: the plan's grid point (0, 0) on the piece's own grid. */
+  shiftI: Int32Array
+  shiftJ: Int32Array
 }
 
 /**

@@ -1,13 +1,18 @@
 // The samples kernel (docs/DESIGN.md §6): for a slice of planned points, read each weighted
-// column straight out of the decoded tiles, interpolate it at the point's height and blend.
-// Pure and allocation-free per point (mapbox/pbf style: plain loops over typed arrays), so the
-// same function runs on the main thread or on a pool worker over the same shared arrays.
-import {
-  AT_LNP, AT_P, AT_Q, AT_T, AT_U, AT_V, columnValuesAt, createColumn, fillColumn, moistAirDensity,
-  relativeHumidityLiquid, windDirectionFrom, windSpeed, type Column
-} from '../atmosphere/index.js'
-import { planeOffset, tileColumn, type TileLayout } from '../field/index.js'
+// column out of this thread's packed column store (filled from the decoded tiles on first use),
+// interpolate it at the point's height and blend. Allocation-free per point (mapbox/pbf style:
+// plain loops over typed arrays), so the same function runs on the main thread or on a pool
+// worker over the same shared arrays.
+import { moistAirDensity, relativeHumidityLiquid, windDirectionFrom, windSpeed } from '../atmosphere/index.js'
 import { SAMPLE_FIELDS } from '../contract/samples.js'
+import { createStencil, stencilAt } from '../field/index.js'
+import type { LatLonGrid } from '../grib/index.js'
+import { pieceAt, type PieceCells, type PositionInputs } from './plan.js'
+import {
+  ColumnStore, REC_COUNT, REC_GROUND, REC_VALUES, REC_Z, V_LNP, V_P, V_Q, V_T, V_U, V_V, type SamplePiece
+} from './column-store.js'
+
+export type { SamplePiece } from './column-store.js'
 
 /** Column slots per point: two units in time × four bilinear corners. */
 export const SLOTS = 8
@@ -23,145 +28,140 @@ export const OUT_ALTITUDE_MSL = SAMPLE_FIELDS.length
 export const OUT_GROUND = SAMPLE_FIELDS.length + 1
 export const OUT_COLUMNS = SAMPLE_FIELDS.length + 2
 
-/** A decoded piece of a unit, read in place. */
-export interface SamplePiece {
-  /** Names the decoded bytes (unit, block, sha256): filled columns are kept under it across calls. */
-  key: string
-  layout: TileLayout
-  values: Float32Array
-}
-
 export interface SampleTask {
+  /** The plan's grid (every piece shares its points). */
+  grid: LatLonGrid
   /** Decoded pieces by index; null when the piece failed (its status in pieceStatus). */
   pieces: Array<SamplePiece | null>
   pieceStatus: Uint8Array
+  /** Which piece holds a grid point of a (run, step). */
+  pieceCells: PieceCells
+  /** Per piece: the plan's grid point (0, 0) on the piece's own grid (a sub-region tile has its own). */
+  shiftI: Int32Array
+  shiftJ: Int32Array
   n: number
-  /** The slice of points [start, end) this call computes. */
+  /** The slice [start, end) of processing positions this call computes. */
   start: number
   end: number
-  altitude: Float64Array
-  /** The caller's ground per point (m MSL); NaN: the model terrain. */
-  ground: Float64Array
+  /**
+   * The point computed at each processing position: a permutation within each slice that puts
+   * points reading the same columns next to each other (plan.ts).
+   */
+  order: Int32Array
+  /** Per processing position: what the kernel reads of its point (plan.ts). */
+  at: PositionInputs
   agl: boolean
   /** out_of_column: nearest_level. */
   clamp: boolean
   /** The profile's rules: one column, coverage compared in the request's own reference. */
   nearest: boolean
-  /** Per point × SLOTS: piece index (−1: no column), grid column and row, weight (space × time). */
-  slotPiece: Int32Array
-  slotI: Int32Array
-  slotJ: Int32Array
-  slotW: Float64Array
   /** Per point: planning sets non-ok statuses; the kernel sets the rest. */
   status: Uint8Array
+  /** OUT_COLUMNS × n, column-major, by point; NaN where a point is not ok (the caller fills it). */
   out: Float64Array
 }
 
-/** Grid points of a piece below 2^21 (j × 2048 + i); points of a slice below 2^17 (SLICE_POINTS is 2^16). */
-const GRID_KEY = 1 << 21
-const SLICE_SPAN = 1 << 17
-/** (pieces + 1) × 2^22 × 2^17 < 2^53. */
-const ORDERED_PIECES = (1 << 13) - 1
-
+const store = new ColumnStore()
 /**
- * The slice's points ordered by their first column (piece, row, column): consecutive points then
- * read the same few columns while they are in the processor's cache, instead of eight random
- * columns each (the kernel's cost on random points is mostly cache misses). Returns sort keys
- * whose remainder modulo SLICE_SPAN is the point's offset in the slice.
+ * Per slot (side × 4 + corner, in the order the blend sums them): the last column looked up there,
+ * as (run, step), column, row and what it gave (consecutive points mostly share their columns).
  */
-function localityOrder (task: SampleTask): Float64Array {
-  const { start, end, slotPiece, slotI, slotJ } = task
-  const order = new Float64Array(end - start)
-  // keys stay exact below 2^53 only for fewer pieces than this: beyond, the points keep their order
-  const ordered = task.pieces.length < ORDERED_PIECES
-  for (let p = start; p < end; p++) {
-    const s = p * SLOTS
-    const cell = !ordered || slotPiece[s] < 0 ? 0 : (slotPiece[s] + 1) * GRID_KEY * 2 + slotJ[s] * 2048 + slotI[s]
-    order[p - start] = cell * SLICE_SPAN + (p - start)
-  }
-  return order.sort()
-}
+const lastRs = new Int32Array(SLOTS)
+const lastI = new Int32Array(SLOTS)
+const lastJ = new Int32Array(SLOTS)
+const lastBase = new Int32Array(SLOTS)
+/** The current point's slots: record offset (−1: none) and weight (space × time). */
+const bases = new Int32Array(SLOTS)
+const weights = new Float64Array(SLOTS)
+const slotI = new Int32Array(SLOTS)
+const slotJ = new Int32Array(SLOTS)
+const stencil = createStencil()
 
-/**
- * Filled columns kept by this thread across calls, per decoded piece at the grid point's offset in
- * it: filling a column (heights, and q from RH for GFS v15) costs more than interpolating it many
- * times, and requests come back to the same pieces. Bounded in columns (about 3 KB each) and in
- * pieces (each holds a slot per grid point of its tile); past either bound everything kept is dropped.
- */
-const KEPT_COLUMNS = 16_384
-const KEPT_PIECES = 256
-const kept = new Map<string, Array<Column | undefined>>()
-let keptCount = 0
-
-function keptFor (piece: SamplePiece): Array<Column | undefined> {
-  let columns = kept.get(piece.key)
-  if (columns === undefined) {
-    if (kept.size >= KEPT_PIECES) {
-      kept.clear()
-      keptCount = 0
-    }
-    columns = new Array<Column | undefined>(piece.layout.box.ni * piece.layout.box.nj)
-    kept.set(piece.key, columns)
-  }
-  return columns
-}
-
-const at = new Float64Array(6)
+/** lastBase codes besides a record offset: the piece does not hold the point, or failed (−2 − status). */
+const NOT_HELD = -1
+const FAILED = -2
+/** This thread's output rows in processing order, scattered to `out` a column at a time. */
+let rows = new Float64Array(0)
 
 export function computeSamples (task: SampleTask): void {
-  const { pieces, pieceStatus, n, altitude, ground, agl, clamp, nearest, slotPiece, slotI, slotJ, slotW, status, out } =
-    task
-  const columnsOf = pieces.map((piece) => piece === null ? null : keptFor(piece))
-  const columns: Array<Column | null> = new Array(SLOTS).fill(null)
-  const column = (s: number): Column | null => {
-    const piece = pieces[slotPiece[s]]
-    if (piece === null) return null
-    const offset = planeOffset(piece.layout, slotI[s], slotJ[s])
-    if (offset < 0) return null
-    let list = columnsOf[slotPiece[s]] as Array<Column | undefined>
-    let c = list[offset]
-    if (c === undefined) {
-      if (keptCount >= KEPT_COLUMNS) {
-        kept.clear()
-        keptCount = 0
-        for (let k = 0; k < pieces.length; k++) columnsOf[k] = pieces[k] === null ? null : keptFor(pieces[k]!)
-        list = columnsOf[slotPiece[s]] as Array<Column | undefined>
-      }
-      c = fillColumn(tileColumn(piece.layout, piece.values, slotI[s], slotJ[s]),
-        createColumn(piece.layout.levelsPa.length))
-      list[offset] = c
-      keptCount++
-    }
-    return c
-  }
-  const order = localityOrder(task)
-  points: for (let r = 0; r < order.length; r++) {
-    const p = task.start + order[r] % SLICE_SPAN
+  const {
+    grid, pieces, pieceStatus, pieceCells, shiftI, shiftJ, n, start, end, order, agl, clamp, nearest, status, out
+  } = task
+  const { x: gridX, y: gridY, before: unitBefore, after: unitAfter, weight: timeWeight, altitude, ground } = task.at
+  store.prepare(pieces)
+  const V = store.valuesOffset
+  lastRs.fill(-1)
+  const width = end - start
+  if (rows.length < width * OUT_COLUMNS) rows = new Float64Array(width * OUT_COLUMNS)
+  let data = store.data
+
+  points: for (let r = start; r < end; r++) {
+    const p = order[r]
+    const o = r - start
     if (status[p] !== OK) continue
-    const base = p * SLOTS
+    if (store.reserve(SLOTS)) lastRs.fill(-1)
+    // the slots: per unit in time (one, or two blended), the stencil's corners (the same corners
+    // in the same order as the plan registered them: a corner without weight is never read)
+    const before = unitBefore[r]
+    const after = unitAfter[r]
+    const tw = timeWeight[r]
+    const sides = before === after ? 1 : 2
+    if (!nearest) stencilAt(grid, gridX[r], gridY[r], stencil)
+    bases.fill(-1)
+    for (let side = 0; side < sides; side++) {
+      const wt = sides === 1 ? 1 : side === 0 ? 1 - tw : tw
+      const k = side * 4
+      if (nearest) {
+        weights[k] = wt
+        slotI[k] = gridX[r]
+        slotJ[k] = gridY[r]
+        for (let c = 1; c < 4; c++) weights[k + c] = 0
+      } else {
+        weights[k] = stencil.w00 * wt
+        weights[k + 1] = stencil.w10 * wt
+        weights[k + 2] = stencil.w01 * wt
+        weights[k + 3] = stencil.w11 * wt
+        slotI[k] = stencil.i0; slotJ[k] = stencil.j0
+        slotI[k + 1] = stencil.i1; slotJ[k + 1] = stencil.j0
+        slotI[k + 2] = stencil.i0; slotJ[k + 2] = stencil.j1
+        slotI[k + 3] = stencil.i1; slotJ[k + 3] = stencil.j1
+      }
+    }
     // the columns, and the model terrain blended with the same weights
     let modelGround = 0
     let used = 0
-    for (let k = 0; k < SLOTS; k++) {
-      const s = base + k
-      columns[k] = null
-      if (slotPiece[s] < 0) continue
-      const failed = pieceStatus[slotPiece[s]]
-      if (failed !== OK) { status[p] = failed; continue points }
-      const c = column(s)
-      if (c === null) { status[p] = OUTSIDE_SOURCE; continue points }
-      if (c.count === 0 || !Number.isFinite(c.model_ground_elevation_m_msl)) {
-        status[p] = UNUSABLE
-        continue points
+    for (let k = 0; k < sides * 4; k++) {
+      const w = weights[k]
+      if (w === 0) continue
+      const rs = k < 4 ? before : after
+      const i = slotI[k]
+      const j = slotJ[k]
+      let b: number
+      if (rs === lastRs[k] && i === lastI[k] && j === lastJ[k]) {
+        b = lastBase[k]
+      } else {
+        const piece = pieceAt(pieceCells, rs, i, j)
+        const failed = piece < 0 ? OUTSIDE_SOURCE : pieceStatus[piece]
+        b = failed !== OK
+          ? FAILED - failed
+          : store.record(pieces[piece] as SamplePiece, i - shiftI[piece], j - shiftJ[piece])
+        data = store.data
+        lastRs[k] = rs
+        lastI[k] = i
+        lastJ[k] = j
+        lastBase[k] = b
       }
-      columns[k] = c
-      modelGround += slotW[s] * c.model_ground_elevation_m_msl
+      if (b < 0) { status[p] = b === NOT_HELD ? OUTSIDE_SOURCE : FAILED - b; continue points }
+      const g = data[b + REC_GROUND]
+      if (data[b + REC_COUNT] === 0 || !Number.isFinite(g)) { status[p] = UNUSABLE; continue points }
+      bases[k] = b
+      modelGround += w * g
       used++
     }
     if (used === 0) { status[p] = OUTSIDE_SOURCE; continue }
-    const supplied = ground[p]
+    const supplied = ground[r]
     const groundMsl = Number.isNaN(supplied) ? modelGround : supplied
-    const a = altitude[p]
+    const a = altitude[r]
     const z = agl ? a + groundMsl : a
     let u = 0
     let v = 0
@@ -169,37 +169,88 @@ export function computeSamples (task: SampleTask): void {
     let q = 0
     let lnp = 0
     let pOwn = NaN
+    // neighbouring columns put the height between the same levels, mostly: the first search
+    // is binary, the others walk from its answer
+    let hint = -1
     for (let k = 0; k < SLOTS; k++) {
-      const c = columns[k]
-      if (c === null) continue
-      const w = slotW[base + k]
-      const bottom = c.z_m[0]
-      const top = c.z_m[c.count - 1]
+      const b = bases[k]
+      if (b < 0) continue
+      const w = weights[k]
+      const count = data[b + REC_COUNT]
+      const zs = b + REC_Z
+      const bottom = data[zs]
+      const top = data[zs + count - 1]
       // nearest compares as the profile route does, in the request's own reference
       const inside = nearest
         ? (agl ? a >= bottom - groundMsl && a <= top - groundMsl : a >= bottom && a <= top)
         : z >= bottom && z <= top
       if (!inside && !clamp) { status[p] = OUTSIDE_VERTICAL; continue points }
-      columnValuesAt(c, inside ? z : (z < bottom ? bottom : top), at)
-      u += w * at[AT_U]
-      v += w * at[AT_V]
-      t += w * at[AT_T]
-      q += w * at[AT_Q]
-      lnp += w * at[AT_LNP]
-      if (used === 1 && w === 1) pOwn = at[AT_P]
+      const h = inside ? z : (z < bottom ? bottom : top)
+      // i: the lower level of the pair around h (zs[i] ≤ h < zs[i + 1]); 0 below, count − 1 at or above the top
+      let i: number
+      if (hint < 0) {
+        let lo = 0
+        let hi = count - 1
+        if (!(h >= bottom)) {
+          i = 0
+        } else if (h >= top) {
+          i = hi
+        } else {
+          while (hi - lo > 1) {
+            const mid = (lo + hi) >>> 1
+            if (data[zs + mid] <= h) lo = mid
+            else hi = mid
+          }
+          i = lo
+        }
+      } else {
+        i = hint < count ? hint : count - 1
+        while (i < count - 1 && h >= data[zs + i + 1]) i++
+        while (i > 0 && h < data[zs + i]) i--
+      }
+      hint = i
+      const lower = data[zs + i]
+      const at = b + V + i * REC_VALUES
+      if (h === lower || i === count - 1 || !(h > lower)) {
+        // a height on a level (or at an end): that level's own values, its own pressure
+        u += w * data[at + V_U]
+        v += w * data[at + V_V]
+        t += w * data[at + V_T]
+        q += w * data[at + V_Q]
+        lnp += w * data[at + V_LNP]
+        if (used === 1 && w === 1) pOwn = data[at + V_P]
+      } else {
+        // u, v, T, q and ln p linear in height (docs/DESIGN.md §4)
+        const f = (h - lower) / (data[zs + i + 1] - lower)
+        const up = at + REC_VALUES
+        u += w * (data[at + V_U] + f * (data[up + V_U] - data[at + V_U]))
+        v += w * (data[at + V_V] + f * (data[up + V_V] - data[at + V_V]))
+        t += w * (data[at + V_T] + f * (data[up + V_T] - data[at + V_T]))
+        q += w * (data[at + V_Q] + f * (data[up + V_Q] - data[at + V_Q]))
+        lnp += w * (data[at + V_LNP] + f * (data[up + V_LNP] - data[at + V_LNP]))
+      }
     }
     // one column of weight 1 keeps its own pressure (a height on a level: that level's p)
     const pressure = Number.isNaN(pOwn) ? Math.exp(lnp) : pOwn
-    out[p] = u
-    out[n + p] = v
-    out[2 * n + p] = windSpeed(u, v)
-    out[3 * n + p] = windDirectionFrom(u, v)
-    out[4 * n + p] = t
-    out[5 * n + p] = pressure
-    out[6 * n + p] = q
-    out[7 * n + p] = relativeHumidityLiquid(q, pressure, t)
-    out[8 * n + p] = moistAirDensity(pressure, t, q)
-    out[OUT_ALTITUDE_MSL * n + p] = z
-    out[OUT_GROUND * n + p] = groundMsl
+    rows[o] = u
+    rows[width + o] = v
+    rows[2 * width + o] = windSpeed(u, v)
+    rows[3 * width + o] = windDirectionFrom(u, v)
+    rows[4 * width + o] = t
+    rows[5 * width + o] = pressure
+    rows[6 * width + o] = q
+    rows[7 * width + o] = relativeHumidityLiquid(q, pressure, t)
+    rows[8 * width + o] = moistAirDensity(pressure, t, q)
+    rows[OUT_ALTITUDE_MSL * width + o] = z
+    rows[OUT_GROUND * width + o] = groundMsl
+  }
+  // back to point order a column at a time: each column's writes stay within a few hundred KB
+  for (let c = 0; c < OUT_COLUMNS; c++) {
+    const from = c * width
+    const to = c * n
+    for (let r = start; r < end; r++) {
+      const p = order[r]
+      if (status[p] === OK) out[to + p] = rows[from + r - start]
+    }
   }
 }

@@ -1,10 +1,12 @@
 // Planning a bulk samples request before any fetch (docs/DESIGN.md §6): each point's units in
-// time, its bilinear (or nearest) grid points, and the decoded pieces they lie in — so the distinct
-// source units, and what they would cost, are known from the catalog alone.
-import { gridPointIndex, type LatLonGrid } from '../grib/index.js'
-import { BLOCK, bilinearStencil, createStencil } from '../field/index.js'
+// time, its grid coordinates, the decoded pieces its columns lie in — so the distinct source
+// units, and what they would cost, are known from the catalog alone — and the order the kernel
+// computes the points in.
+import { nearestColumnRow, type LatLonGrid } from '../grib/index.js'
+import { BLOCK, createStencil, gridX, gridY, stencilAt, type Stencil } from '../field/index.js'
 import { HOUR_MS, type FetchUnit, type HeldRunStep } from '../source/index.js'
-import { OUTSIDE_SOURCE, SLOTS } from './kernel.js'
+import { OUTSIDE_SOURCE } from './kernel.js'
+import { sortByKey } from './order.js'
 import { sharedFloat64, sharedInt32, sharedUint8, type SampleOptions, type SamplePoints } from './points.js'
 import { TimeIndex } from './time-plan.js'
 
@@ -16,22 +18,59 @@ export interface PlannedPiece {
   runStep: number
 }
 
+/**
+ * Which piece holds a grid point of a (run, step): grid points fall in square cells (a filter
+ * tile, or a decoded block of a file); per (run, step) a dense table from cell to piece index
+ * (−1: none planned), all tables in one shared array so pool workers read it in place.
+ */
+export interface PieceCells {
+  /** Per (run, step): the cell size in grid points, the cells per grid row, the offset of its table. */
+  size: Int32Array
+  columns: Int32Array
+  offset: Int32Array
+  cells: Int32Array
+}
+
+/** The piece holding grid point (i, j) of (run, step) rs; −1 when none was planned. */
+export function pieceAt (c: PieceCells, rs: number, i: number, j: number): number {
+  const size = c.size[rs]
+  return c.cells[c.offset[rs] + Math.floor(j / size) * c.columns[rs] + Math.floor(i / size)]
+}
+
+export interface PositionInputs {
+  x: Float64Array
+  y: Float64Array
+  before: Int32Array
+  after: Int32Array
+  weight: Float64Array
+  altitude: Float64Array
+  ground: Float64Array
+}
+
 export interface Plan {
   n: number
   grid: LatLonGrid
   /** Every (run, step) a point's time choice names, sorted by run then step (the response's `units`). */
   runSteps: HeldRunStep[]
   pieces: PlannedPiece[]
+  pieceCells: PieceCells
   /** Distinct source unit keys (what the allowance and ALOFT_SAMPLES_MAX_UNITS count). */
   unitKeys: string[]
+  /** Per point: the status planning found (ok, or outside_source), and its units in time (−1: none). */
   status: Uint8Array
   unitBefore: Int32Array
   unitAfter: Int32Array
   timeWeight: Float64Array
-  slotPiece: Int32Array
-  slotI: Int32Array
-  slotJ: Int32Array
-  slotW: Float64Array
+  /** Per processing position: the point computed there (a permutation within each slice). */
+  order: Int32Array
+  /**
+   * What the kernel reads of each point, gathered in processing order (so its reads stay
+   * sequential): grid coordinates (gridX, gridY; for `nearest` the nearest grid point's column and
+   * row), units in time and weight, the height and the caller's ground (NaN: the model's).
+   */
+  at: PositionInputs
+  /** Points per compute slice (the last may be shorter). */
+  sliceSize: number
 }
 
 /** What planning needs of the source. */
@@ -42,30 +81,22 @@ export interface PlanSource {
   readonly maxTimeOffsetMs: number
 }
 
-export async function planSamples (points: SamplePoints, options: SampleOptions, source: PlanSource): Promise<Plan> {
+/**
+ * `sliceSize`: the points of one compute slice (the processing order is a permutation within
+ * each slice, so slices stay independent: the Arrow answer streams them in point order).
+ */
+export async function planSamples (
+  points: SamplePoints, options: SampleOptions, source: PlanSource, sliceSize: number
+): Promise<Plan> {
   const { n, latitude, longitude, time } = points
   const grid = await source.sourceGrid()
 
-  // time: one choice per distinct instant, from the catalog entries of the hours they fall in;
-  // each point gets the index of its instant (keyed relative to the first: small integers hash fast)
-  const t0 = n > 0 ? time[0] : 0
-  const instantOf = new Map<number, number>()
-  const instants: number[] = []
-  const pointInstant = new Int32Array(n)
-  for (let p = 0; p < n; p++) {
-    const dt = time[p] - t0
-    let k = instantOf.get(dt)
-    if (k === undefined) {
-      k = instants.length
-      instants.push(dt + t0)
-      instantOf.set(dt, k)
-    }
-    pointInstant[p] = k
-  }
-  const hours = new Set(instants.map((t) => Math.floor(t / HOUR_MS) * HOUR_MS))
+  // time: one choice per distinct instant, from the catalog entries of the hours they fall in
+  const { instants, pointInstant } = distinctInstants(time, n)
+  const hours = new Set(Array.from(instants, (t) => Math.floor(t / HOUR_MS) * HOUR_MS))
   const index = new TimeIndex(await source.entriesNear(hours), source.maxTimeOffsetMs)
   const nearest = options.interpolation === 'nearest'
-  const choices = instants.map((t) => nearest ? index.nearest(t) : index.linear(t))
+  const choices = Array.from(instants, (t) => nearest ? index.nearest(t) : index.linear(t))
 
   // the (run, step)s named, in the response's order (TimeIndex hands out one object per entry)
   const named = new Set<HeldRunStep>()
@@ -86,96 +117,194 @@ export async function planSamples (points: SamplePoints, options: SampleOptions,
     instantWeight[k] = c === null ? NaN : c.weight
   })
 
-  const plan: Plan = {
-    n, grid, runSteps, pieces: [], unitKeys: [],
-    status: sharedUint8(n),
-    unitBefore: sharedInt32(n),
-    unitAfter: sharedInt32(n),
-    timeWeight: sharedFloat64(n),
-    slotPiece: sharedInt32(n * SLOTS).fill(-1),
-    slotI: sharedInt32(n * SLOTS),
-    slotJ: sharedInt32(n * SLOTS),
-    slotW: sharedFloat64(n * SLOTS)
-  }
+  const status = sharedUint8(n)
+  const unitBefore = sharedInt32(n)
+  const unitAfter = sharedInt32(n)
+  const timeWeight = sharedFloat64(n)
+  const gx = new Float64Array(n)
+  const gy = new Float64Array(n)
+  const order = sharedInt32(n)
 
-  // pieces: grid points fall in square cells (a filter tile, or a decoded block of a file); per
-  // (run, step) a dense table from cell to piece, made when the (run, step) is first met
-  const cellSize = new Int32Array(runSteps.length)
-  const cellColumns = new Int32Array(runSteps.length)
-  const cellTables: Array<Int32Array | undefined> = new Array(runSteps.length)
-  const keys = new Set<string>()
-  let lastRs = -1
-  let lastCell = -1
-  let lastPiece = -1
-  const pieceOf = (rs: number, i: number, j: number): number => {
-    let table = cellTables[rs]
-    if (table === undefined) {
-      const size = source.unitAt(runSteps[rs], i, j).tile?.size ?? BLOCK
-      cellSize[rs] = size
-      cellColumns[rs] = Math.ceil(grid.ni / size)
-      table = cellTables[rs] = new Int32Array(cellColumns[rs] * Math.ceil(grid.nj / size)).fill(-1)
-    }
-    const size = cellSize[rs]
-    const cell = Math.floor(j / size) * cellColumns[rs] + Math.floor(i / size)
-    if (cell === lastCell && rs === lastRs) return lastPiece
-    let piece = table[cell]
-    if (piece < 0) {
-      const unit = source.unitAt(runSteps[rs], i, j)
-      piece = plan.pieces.length
-      plan.pieces.push({ unit, point: { i, j }, runStep: rs })
-      keys.add(unit.key)
-      table[cell] = piece
-    }
-    lastRs = rs
-    lastCell = cell
-    lastPiece = piece
-    return piece
-  }
-
+  // per point: its units, grid coordinates and a key naming the columns it reads first (unit
+  // before, row, column); then per slice the points sorted by it, so consecutive points read the
+  // same few columns while they are in the processor's cache
   const stencil = createStencil()
-  const { status, slotPiece, slotI, slotJ, slotW } = plan
-  let slot = 0
-  const put = (rs: number, i: number, j: number, w: number): void => {
-    if (w === 0) return // a column without weight is never read
-    slotPiece[slot] = pieceOf(rs, i, j)
-    slotI[slot] = i
-    slotJ[slot] = j
-    slotW[slot] = w
-    slot++
-  }
+  const cellCount = grid.ni * grid.nj
+  const byUnit = runSteps.length * cellCount < 2 ** 32
+  const keys = new Uint32Array(n)
   for (let p = 0; p < n; p++) {
     const k = pointInstant[p]
     const before = instantBefore[k]
-    const after = instantAfter[k]
-    const weight = instantWeight[k]
-    plan.unitBefore[p] = before
-    plan.unitAfter[p] = after
-    plan.timeWeight[p] = weight
+    unitBefore[p] = before
+    unitAfter[p] = instantAfter[k]
+    timeWeight[p] = instantWeight[k]
     if (before < 0) {
       status[p] = OUTSIDE_SOURCE
       continue
     }
-    slot = p * SLOTS
-    // every unit shares the source's grid, so one stencil serves both times
-    const gp = nearest ? gridPointIndex(grid, latitude[p], longitude[p]) : null
-    if (nearest ? gp === null : !bilinearStencil(grid, latitude[p], longitude[p], stencil)) {
-      status[p] = OUTSIDE_SOURCE
-      continue
+    let cell: number
+    if (nearest) {
+      cell = nearestColumnRow(grid, latitude[p], longitude[p])
+      if (cell < 0) { status[p] = OUTSIDE_SOURCE; continue }
+      gy[p] = Math.floor(cell / grid.ni)
+      gx[p] = cell - gy[p] * grid.ni
+    } else {
+      gx[p] = gridX(grid, longitude[p])
+      gy[p] = gridY(grid, latitude[p])
+      if (!stencilAt(grid, gx[p], gy[p], stencil)) { status[p] = OUTSIDE_SOURCE; continue }
+      cell = stencil.j0 * grid.ni + stencil.i0
     }
+    keys[p] = byUnit ? before * cellCount + cell : cell
+  }
+  for (let s = 0; s < n; s += sliceSize) sortByKey(keys, s, Math.min(n, s + sliceSize), order)
+
+  const plan: Plan = {
+    n, grid, runSteps, pieces: [], unitKeys: [], pieceCells: emptyCells(0),
+    status, unitBefore, unitAfter, timeWeight, order, sliceSize,
+    at: { x: sharedFloat64(n), y: sharedFloat64(n), before: sharedInt32(n), after: sharedInt32(n),
+      weight: sharedFloat64(n), altitude: sharedFloat64(n), ground: sharedFloat64(n) }
+  }
+  const { at } = plan
+  // the pieces the points' weighted columns lie in, in processing order (so the last cell met
+  // mostly answers the next lookup)
+  const cells = new PieceTables(plan, source)
+  for (let r = 0; r < n; r++) {
+    const p = order[r]
+    if (status[p] !== 0) continue
+    const x = at.x[r] = gx[p]
+    const y = at.y[r] = gy[p]
+    const before = at.before[r] = unitBefore[p]
+    const after = at.after[r] = unitAfter[p]
+    at.weight[r] = timeWeight[p]
+    at.altitude[r] = points.altitude[p]
+    at.ground[r] = points.ground[p]
     const sides = before === after ? 1 : 2
+    if (!nearest) stencilAt(grid, x, y, stencil)
     for (let side = 0; side < sides; side++) {
       const rs = side === 0 ? before : after
-      const wt = sides === 1 ? 1 : side === 0 ? 1 - weight : weight
-      if (gp !== null) {
-        put(rs, gp.i, gp.j, wt)
-      } else {
-        put(rs, stencil.i0, stencil.j0, stencil.w00 * wt)
-        put(rs, stencil.i1, stencil.j0, stencil.w10 * wt)
-        put(rs, stencil.i0, stencil.j1, stencil.w01 * wt)
-        put(rs, stencil.i1, stencil.j1, stencil.w11 * wt)
-      }
+      if (nearest) cells.piece(side, rs, x, y)
+      else cells.stencil(side, rs, stencil)
     }
   }
-  plan.unitKeys = [...keys]
+  plan.pieceCells = cells.shared()
   return plan
+}
+
+function emptyCells (runSteps: number): PieceCells {
+  return { size: sharedInt32(runSteps), columns: sharedInt32(runSteps), offset: sharedInt32(runSteps),
+    cells: sharedInt32(0) }
+}
+
+/** Builds the plan's pieces and their cell tables. */
+class PieceTables {
+  readonly #plan: Plan
+  readonly #source: PlanSource
+  readonly #size: Int32Array
+  readonly #columns: Int32Array
+  readonly #tables: Array<Int32Array | undefined>
+  readonly #keys = new Set<string>()
+  // the last cell met per side (before, after) and its piece: consecutive lookups mostly hit it
+  readonly #lastRs = new Int32Array([-1, -1])
+  readonly #lastI0 = new Int32Array(2)
+  readonly #lastJ0 = new Int32Array(2)
+
+  constructor (plan: Plan, source: PlanSource) {
+    this.#plan = plan
+    this.#source = source
+    const count = plan.runSteps.length
+    this.#size = new Int32Array(count)
+    this.#columns = new Int32Array(count)
+    this.#tables = new Array(count)
+  }
+
+  /** Registers the pieces of a stencil's weighted corners (a corner without weight is never read). */
+  stencil (side: number, rs: number, s: Stencil): void {
+    if (s.w00 !== 0) this.piece(side, rs, s.i0, s.j0)
+    if (s.w10 !== 0) this.piece(side, rs, s.i1, s.j0)
+    if (s.w01 !== 0) this.piece(side, rs, s.i0, s.j1)
+    if (s.w11 !== 0) this.piece(side, rs, s.i1, s.j1)
+  }
+
+  piece (side: number, rs: number, i: number, j: number): void {
+    const size = this.#size[rs]
+    if (rs === this.#lastRs[side] && i >= this.#lastI0[side] && i < this.#lastI0[side] + size &&
+      j >= this.#lastJ0[side] && j < this.#lastJ0[side] + size) return
+    const plan = this.#plan
+    const table = this.#tables[rs]
+    if (table === undefined) {
+      // the (run, step)'s first point: its cells are its unit's tiles, or decoded blocks of a file
+      const size = this.#source.unitAt(plan.runSteps[rs], i, j).tile?.size ?? BLOCK
+      this.#size[rs] = size
+      this.#columns[rs] = Math.ceil(plan.grid.ni / size)
+      this.#tables[rs] = new Int32Array(this.#columns[rs] * Math.ceil(plan.grid.nj / size)).fill(-1)
+      this.piece(side, rs, i, j)
+      return
+    }
+    const ci = Math.floor(i / size)
+    const cj = Math.floor(j / size)
+    const cell = cj * this.#columns[rs] + ci
+    if (table[cell] < 0) {
+      const unit = this.#source.unitAt(plan.runSteps[rs], i, j)
+      table[cell] = plan.pieces.length
+      plan.pieces.push({ unit, point: { i, j }, runStep: rs })
+      this.#keys.add(unit.key)
+    }
+    this.#lastRs[side] = rs
+    this.#lastI0[side] = ci * size
+    this.#lastJ0[side] = cj * size
+  }
+
+  /** The tables in shared memory; sets the plan's unit keys. */
+  shared (): PieceCells {
+    const count = this.#tables.length
+    const c = emptyCells(count)
+    let length = 0
+    for (let rs = 0; rs < count; rs++) {
+      c.size[rs] = this.#size[rs]
+      c.columns[rs] = this.#columns[rs]
+      c.offset[rs] = length
+      length += this.#tables[rs]?.length ?? 0
+    }
+    c.cells = sharedInt32(length)
+    this.#tables.forEach((t, rs) => { if (t !== undefined) c.cells.set(t, c.offset[rs]) })
+    this.#plan.unitKeys = [...this.#keys]
+    return c
+  }
+}
+
+/**
+ * The distinct instants of `time` and each point's index into them, by open addressing over the
+ * float64 bits in typed arrays (a Map of 100 000 numbers costs several times more).
+ */
+function distinctInstants (time: Float64Array, n: number): { instants: Float64Array, pointInstant: Int32Array } {
+  let size = 1024
+  while (size < 2 * n) size *= 2
+  const mask = size - 1
+  const table = new Int32Array(size).fill(-1)
+  const seen = new Float64Array(n)
+  const pointInstant = new Int32Array(n)
+  const bits = new Float64Array(1)
+  const words = new Int32Array(bits.buffer)
+  let count = 0
+  for (let p = 0; p < n; p++) {
+    const t = time[p]
+    bits[0] = t
+    let h = (Math.imul(words[0], 0x9e3779b1) ^ Math.imul(words[1], 0x85ebca77)) >>> 0
+    h = (h ^ (h >>> 15)) & mask
+    for (;;) {
+      const k = table[h]
+      if (k < 0) {
+        table[h] = count
+        seen[count] = t
+        pointInstant[p] = count++
+        break
+      }
+      if (seen[k] === t) {
+        pointInstant[p] = k
+        break
+      }
+      h = (h + 1) & mask
+    }
+  }
+  return { instants: seen.subarray(0, count), pointInstant }
 }
