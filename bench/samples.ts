@@ -103,14 +103,8 @@ const result: Record<string, unknown> = { machine: machine(), points: POINTS, ro
 const server = await startServer(env)
 try {
   await post(server, jsonBody(randomPoints(1000, 1)), false) // decode and cache the three units
-  const arrowSeconds = await medianSeconds(async () => await post(server, arrow, true), ROUNDS)
-  const jsonSeconds = await medianSeconds(async () => await post(server, json, false), ROUNDS)
-  result.arrow_samples_per_second = POINTS / arrowSeconds
-  result.json_samples_per_second = POINTS / jsonSeconds
-  rows.push(['HTTP, Arrow in and out', int(POINTS / arrowSeconds), ms(arrowSeconds * 1000, 1), 'goal ≥ 2 000 000/s'])
-  rows.push(['HTTP, JSON in and out', int(POINTS / jsonSeconds), ms(jsonSeconds * 1000, 1), 'goal ≥ 500 000/s'])
-
-  // peak RSS above idle during one 100 000-point JSON request
+  // peak RSS above idle during one 100 000-point JSON request, the first large one (idle: the
+  // units decoded and cached; measured after other large requests, idle already holds their peak)
   const idle = (await serverMemory(server)).rss
   let peak = idle
   let sampling = true
@@ -125,6 +119,13 @@ try {
   await sampler
   result.peak_rss_above_idle_mib = (peak - idle) / 2 ** 20
   rows.push(['peak RSS above idle (JSON request)', '', '', `${ms((peak - idle) / 2 ** 20, 1)} MiB (goal < 200)`])
+
+  const arrowSeconds = await medianSeconds(async () => await post(server, arrow, true), ROUNDS)
+  const jsonSeconds = await medianSeconds(async () => await post(server, json, false), ROUNDS)
+  result.arrow_samples_per_second = POINTS / arrowSeconds
+  result.json_samples_per_second = POINTS / jsonSeconds
+  rows.push(['HTTP, Arrow in and out', int(POINTS / arrowSeconds), ms(arrowSeconds * 1000, 1), 'goal ≥ 2 000 000/s'])
+  rows.push(['HTTP, JSON in and out', int(POINTS / jsonSeconds), ms(jsonSeconds * 1000, 1), 'goal ≥ 500 000/s'])
 
   const profileCount = Math.min(2000, POINTS)
   const perSecond = await profilesPerSecond(server, points, profileCount)

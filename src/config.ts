@@ -146,7 +146,7 @@ export const VARIABLES: readonly VariableSpec[] = [
     about: 'most distinct source units (run, step and tile or file) one bulk samples request may need'
   },
   {
-    name: 'ALOFT_SAMPLES_WORKER_POINTS', default: '16384',
+    name: 'ALOFT_SAMPLES_WORKER_POINTS', default: '32768',
     about: 'bulk samples requests with at least this many points are computed on the worker pool in slices; ' +
       'smaller ones on the main thread'
   },

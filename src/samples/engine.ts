@@ -212,8 +212,8 @@ export class SamplesEngine {
     return result
   }
 
-  /** The JSON answer; a large one has its columns formatted on the pool in parallel. */
-  async json (result: SamplesResult): Promise<string> {
+  /** The JSON answer, as pieces of text; a large one has its columns formatted on the pool in parallel. */
+  async json (result: SamplesResult): Promise<string[]> {
     const pool = this.#o.field.pool
     if (result.n < this.#o.workerThreshold) return await samplesJson(result)
     return await samplesJson(result, async (values) => await pool.run<string>('samplesJsonColumn', values))

@@ -79,13 +79,14 @@ function indices (values: Int32Array): string {
 }
 
 /**
- * The JSON answer, as text. `format` turns a column of numbers into its JSON array; given one that
+ * The JSON answer, as pieces of text to be written in order (joined, a 100 000-point answer would
+ * be one more copy of some 20 MB). `format` turns a column of numbers into its JSON array; given one that
  * runs on the worker pool, the columns of a large answer are formatted in parallel (formatting
  * doubles is most of the cost of a JSON answer).
  */
 export async function samplesJson (
   result: SamplesResult, format: (values: Float64Array) => string | Promise<string> = numbers
-): Promise<string> {
+): Promise<string[]> {
   const { n, options, out } = result
   const columns = [...options.fields.map(fieldIndex), OUT_ALTITUDE_MSL, OUT_GROUND]
   const texts = await Promise.all([
@@ -109,7 +110,7 @@ export async function samplesJson (
     `,"unit_before":${indices(result.unitBefore)}`, `,"unit_after":${indices(result.unitAfter)}`,
     `,"time_weight":${texts[texts.length - 1]}}`,
     `,"provenance":${JSON.stringify(samplesProvenance(options))}}`)
-  return parts.join('')
+  return parts
 }
 
 export function fieldIndex (field: SampleField): number {

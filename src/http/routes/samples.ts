@@ -78,6 +78,22 @@ async function takeExtraTokens (deps: AppDeps, accountId: string, n: number, res
   }
 }
 
+/** A JSON answer written piece by piece (never joined: it can be tens of MB), with its length. */
+async function writeJson (res: ServerResponse, parts: string[]): Promise<void> {
+  let length = 0
+  for (const part of parts) length += Buffer.byteLength(part)
+  res.statusCode = 200
+  res.setHeader('Content-Type', 'application/json')
+  res.setHeader('Content-Length', length)
+  for (const part of parts) {
+    if (res.destroyed) return
+    if (!res.write(part)) {
+      await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve) })
+    }
+  }
+  res.end()
+}
+
 export function samplesHandlers (deps: AppDeps): Handlers {
   return {
     get_atmospheric_samples: (async ({ req, res, accountId }) => {
@@ -105,8 +121,9 @@ export function samplesHandlers (deps: AppDeps): Handlers {
       }
       try {
         if (!arrow) {
-          const result = await engine.compute(loaded, points, options)
-          return { body: await engine.json(result), mediaType: 'application/json' }
+          const parts = await engine.json(await engine.compute(loaded, points, options))
+          await writeJson(res, parts)
+          return { streamed: true, body: null }
         }
         // Arrow: the headers, then one record batch per slice as it is computed
         const writer = new ArrowSamplesWriter()
