@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { startUpstream, type UpstreamServer } from '../src/standin/server.js'
+import { startUpstream, type FailMode, type UpstreamServer } from '../src/standin/server.js'
 import { validatorFor } from '../src/contract/validate.js'
 import { Problem } from '../src/contract/schemas.js'
 import { PROBLEM_CODE_NAMES } from '../src/contract/codes.js'
@@ -326,7 +326,17 @@ export async function runChaos (options: ChaosOptions = {}): Promise<ChaosReport
 
     const hold = short ? 1000 : 8000
     const settle = short ? 1500 : 6000
-    const faults: Array<{ name: string, inject: () => Promise<() => Promise<void>> }> = [
+    type Fault = { name: string, inject: () => Promise<() => Promise<void>> }
+    // the stand-in's grib filter failing this way for `hold`, then mended
+    const upstreamFault = (name: string, mode: FailMode): Fault => ({
+      name,
+      inject: async () => {
+        const undo = upstream.fail({ match: /filter_gfs/, mode })
+        await sleep(hold)
+        return async () => { undo() }
+      }
+    })
+    const faults: Fault[] = [
       {
         name: 'redis killed (-9) and restarted',
         inject: async () => { await redis.kill(); await redis.start(); return async () => {} }
@@ -347,32 +357,10 @@ export async function runChaos (options: ChaosOptions = {}): Promise<ChaosReport
           return async () => { await startInstance(instances[1]) }
         }
       },
-      {
-        name: 'upstream answers 503',
-        inject: async () => { const undo = upstream.fail({ match: /filter_gfs/,
-          mode: 503 }); await sleep(hold); return async () => { undo() } }
-      },
-      {
-        name: 'upstream hangs',
-        inject: async () => {
-          const undo = upstream.fail({ match: /filter_gfs/, mode: { slowMs: 60_000 } })
-          await sleep(hold)
-          return async () => { undo() }
-        }
-      },
-      {
-        name: 'upstream resets connections',
-        inject: async () => { const undo = upstream.fail({ match: /filter_gfs/,
-          mode: 'reset' }); await sleep(hold); return async () => { undo() } }
-      },
-      {
-        name: 'upstream slow bodies (1 s)',
-        inject: async () => {
-          const undo = upstream.fail({ match: /filter_gfs/, mode: { slowMs: 1000 } })
-          await sleep(hold)
-          return async () => { undo() }
-        }
-      },
+      upstreamFault('upstream answers 503', 503),
+      upstreamFault('upstream hangs', { slowMs: 60_000 }),
+      upstreamFault('upstream resets connections', 'reset'),
+      upstreamFault('upstream slow bodies (1 s)', { slowMs: 1000 }),
       {
         name: 'slow-header and slow-body clients',
         inject: async () => {

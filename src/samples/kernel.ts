@@ -7,7 +7,6 @@ import { moistAirDensity, relativeHumidityLiquid, windDirectionFrom, windSpeed }
 import { SAMPLE_FIELDS } from '../contract/samples.js'
 import { createStencil, stencilAt } from '../field/index.js'
 import type { LatLonGrid } from '../grib/index.js'
-import { pieceAt, type PieceCells, type PositionInputs } from './plan.js'
 import {
   ColumnStore, REC_COUNT, REC_GROUND, REC_VALUES, REC_Z, V_LNP, V_P, V_Q, V_T, V_U, V_V, type SamplePiece
 } from './column-store.js'
@@ -27,6 +26,36 @@ export const UNUSABLE = 3
 export const OUT_ALTITUDE_MSL = SAMPLE_FIELDS.length
 export const OUT_GROUND = SAMPLE_FIELDS.length + 1
 export const OUT_COLUMNS = SAMPLE_FIELDS.length + 2
+
+/**
+ * Which piece holds a grid point of a (run, step): grid points fall in square cells (a filter
+ * tile, or a decoded block of a file); per (run, step) a dense table from cell to piece index
+ * (−1: none planned), all tables in one shared array so pool workers read it in place.
+ */
+export interface PieceCells {
+  /** Per (run, step): the cell size in grid points, the cells per grid row, the offset of its table. */
+  size: Int32Array
+  columns: Int32Array
+  offset: Int32Array
+  cells: Int32Array
+}
+
+/** The piece holding grid point (i, j) of (run, step) rs; −1 when none was planned. */
+export function pieceAt (c: PieceCells, rs: number, i: number, j: number): number {
+  const size = c.size[rs]
+  return c.cells[c.offset[rs] + Math.floor(j / size) * c.columns[rs] + Math.floor(i / size)]
+}
+
+/** What the kernel reads of each point, in processing order (gathered by plan.ts). */
+export interface PositionInputs {
+  x: Float64Array
+  y: Float64Array
+  before: Int32Array
+  after: Int32Array
+  weight: Float64Array
+  altitude: Float64Array
+  ground: Float64Array
+}
 
 export interface SampleTask {
   /** The plan's grid (every piece shares its points). */

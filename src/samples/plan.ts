@@ -5,7 +5,7 @@
 import { nearestColumnRow, type LatLonGrid } from '../grib/index.js'
 import { BLOCK, createStencil, gridX, gridY, stencilAt, type Stencil } from '../field/index.js'
 import { HOUR_MS, type FetchUnit, type HeldRunStep } from '../source/index.js'
-import { OUTSIDE_SOURCE } from './kernel.js'
+import { OK, OUTSIDE_SOURCE, type PieceCells, type PositionInputs } from './kernel.js'
 import { sortByKey } from './order.js'
 import { sharedFloat64, sharedInt32, sharedUint8, type SampleOptions, type SamplePoints } from './points.js'
 import { TimeIndex } from './time-plan.js'
@@ -16,35 +16,6 @@ export interface PlannedPiece {
   point: { i: number, j: number }
   /** Index of its (run, step) in `Plan.runSteps`. */
   runStep: number
-}
-
-/**
- * Which piece holds a grid point of a (run, step): grid points fall in square cells (a filter
- * tile, or a decoded block of a file); per (run, step) a dense table from cell to piece index
- * (−1: none planned), all tables in one shared array so pool workers read it in place.
- */
-export interface PieceCells {
-  /** Per (run, step): the cell size in grid points, the cells per grid row, the offset of its table. */
-  size: Int32Array
-  columns: Int32Array
-  offset: Int32Array
-  cells: Int32Array
-}
-
-/** The piece holding grid point (i, j) of (run, step) rs; −1 when none was planned. */
-export function pieceAt (c: PieceCells, rs: number, i: number, j: number): number {
-  const size = c.size[rs]
-  return c.cells[c.offset[rs] + Math.floor(j / size) * c.columns[rs] + Math.floor(i / size)]
-}
-
-export interface PositionInputs {
-  x: Float64Array
-  y: Float64Array
-  before: Int32Array
-  after: Int32Array
-  weight: Float64Array
-  altitude: Float64Array
-  ground: Float64Array
 }
 
 export interface Plan {
@@ -170,7 +141,7 @@ export async function planSamples (
   const cells = new PieceTables(plan, source)
   for (let r = 0; r < n; r++) {
     const p = order[r]
-    if (status[p] !== 0) continue
+    if (status[p] !== OK) continue
     const x = at.x[r] = gx[p]
     const y = at.y[r] = gy[p]
     const before = at.before[r] = unitBefore[p]
