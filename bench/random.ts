@@ -1,13 +1,4 @@
 // mulberry32: a small, fixed pseudo-random sequence, so every benchmark run sends the same mix
-// (and the decoder's fuzz tests make the same mutations).
-
-export function random (seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+// (and the decoder's fuzz tests make the same mutations). The one implementation is the
+// ensembles' (their members must repeat from a seed on every platform too).
+export { uniforms as random } from '../src/trajectory/ensemble.js'

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process'
 import { DIST_BENCH, machine, stop, track } from './lib.js'
 
-const ALL = ['profile', 'crossing', 'decode', 'samples', 'cold', 'soak', 'chaos'] as const
+const ALL = ['profile', 'crossing', 'decode', 'samples', 'trajectory', 'cold', 'soak', 'chaos'] as const
 const k = process.argv.indexOf('--soak-seconds')
 const soakSeconds = k < 0 ? null : process.argv[k + 1]
 const only = ALL.find((n) => n === process.argv[2])

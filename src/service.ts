@@ -9,6 +9,7 @@ import { createSource, type Source } from './source/index.js'
 import { Field, createPool } from './field/index.js'
 import { ProfileService } from './profile/service.js'
 import { SamplesEngine } from './samples/engine.js'
+import { TrajectoryService } from './trajectory/service.js'
 import { createApp, type App } from './http/app.js'
 import { listen } from './http/server.js'
 
@@ -20,6 +21,7 @@ export interface RunningService {
   field: Field | undefined
   profiles: ProfileService | undefined
   samples: SamplesEngine | undefined
+  trajectories: TrajectoryService | undefined
   logger: Logger
   metrics: Metrics
   url: string
@@ -41,6 +43,7 @@ interface DataPath {
   field: Field
   profiles: ProfileService
   samples: SamplesEngine
+  trajectories: TrajectoryService
 }
 
 function dataPath (config: Config, store: AccountStore, logger: Logger, metrics: Metrics): DataPath {
@@ -69,11 +72,17 @@ function dataPath (config: Config, store: AccountStore, logger: Logger, metrics:
   const samples = new SamplesEngine({ source, field, store, registry: metrics.registry,
     maxUnits: config.samplesMaxUnits, workerThreshold: config.samplesWorkerThreshold })
   const profiles = new ProfileService({ source, field, interpolateIn: config.interpolateIn })
-  return { source, field, profiles, samples }
+  const trajectories = new TrajectoryService({ engine: samples, source })
+  return { source, field, profiles, samples, trajectories }
 }
 
-function dataParts (data: DataPath | undefined): Pick<RunningService, 'source' | 'field' | 'profiles' | 'samples'> {
-  return { source: data?.source, field: data?.field, profiles: data?.profiles, samples: data?.samples }
+function dataParts (
+  data: DataPath | undefined
+): Pick<RunningService, 'source' | 'field' | 'profiles' | 'samples' | 'trajectories'> {
+  return {
+    source: data?.source, field: data?.field, profiles: data?.profiles, samples: data?.samples,
+    trajectories: data?.trajectories
+  }
 }
 
 export async function startService (config: Config, options: StartOptions = {}): Promise<RunningService> {

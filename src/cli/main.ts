@@ -8,6 +8,8 @@ const commands: Record<string, { about: string, load: () => Promise<{ run: (args
   keys: { about: 'keys create|list|revoke (Redis store named by REDIS_URL)', load: () => import('./keys.js') },
   upstream: { about: 'upstream --root DIR [--port P] [--host H]: a local NOAA stand-in serving DIR (bucket layout) ' +
     'as bucket and grib filter', load: () => import('./upstream.js') },
+  trajectory: { about: 'trajectory --lat X --lon Y --time T [--ascent 5 --burst 30000 --descent 5] [--geojson F] ' +
+    '[--kml F]: a balloon flight from a running service', load: () => import('./trajectory.js') },
   grib: { about: 'grib inspect FILE | grib value FILE --lat X --lon Y [--json]', load: () => import('./grib.js') }
 }
 

@@ -33,9 +33,10 @@ export function buildOpenApi (routes: readonly RouteSpec[]): object {
   for (const route of routes) {
     if (!route.openapi) continue
     const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}')
-    const params = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
+    const params: object[] = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
       name: m[1], in: 'path', required: true, schema: { type: 'string' }
     }))
+    if (route.query !== undefined) params.push(...queryParameters(route.query))
     const responses: Record<string, unknown> = {}
     const s = route.success
     const binary = { schema: { type: 'string', format: 'binary' } }
@@ -95,4 +96,21 @@ export function buildOpenApi (routes: readonly RouteSpec[]): object {
       }
     }
   }
+}
+
+/** A query schema's fields as parameters; an object field's own fields as `field.name`. */
+function queryParameters (schema: TSchema, prefix = '', required: readonly string[] = []): object[] {
+  const out: object[] = []
+  const props = (schema.properties ?? {}) as Record<string, TSchema>
+  const need = new Set<string>(prefix === '' ? (schema.required as string[] | undefined) ?? [] : required)
+  for (const [name, field] of Object.entries(props)) {
+    if (field.type === 'object') {
+      out.push(...queryParameters(field, `${prefix}${name}.`, (field.required as string[] | undefined) ?? []))
+      continue
+    }
+    const { description, ...rest } = toJson(field) as { description?: string }
+    out.push({ name: `${prefix}${name}`, in: 'query', required: need.has(name),
+      ...(description !== undefined ? { description } : {}), schema: rest })
+  }
+  return out
 }

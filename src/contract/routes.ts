@@ -9,6 +9,7 @@ import {
 import { PROFILE_UNAUTHORIZED_TITLE, type ProblemCodeName } from './codes.js'
 import { LIMITS } from './limits.js'
 import { ARROW_STREAM, SamplesRequest, SamplesResponse } from './samples.js'
+import { TrajectoryRequest, TrajectoryResponse } from './trajectory.js'
 
 export type Method = 'GET' | 'POST' | 'DELETE'
 /** Who may call a route: anyone, an API key, or the operator token (ALOFT_ADMIN_TOKEN). */
@@ -32,6 +33,8 @@ export interface RouteSpec {
    * `mediaTypes` beyond JSON: the handler reads and checks the body itself.
    */
   body?: { schema: TSchema, limitBytes: number, mediaTypes?: string[] }
+  /** The query's fields (the handler reads and checks them; OpenAPI lists them as parameters). */
+  query?: TSchema
   /** Success status → schema (JSON) or media type for non-JSON bodies; `alternatives`: other media types by Accept. */
   success: { status: number, schema?: TSchema, mediaType?: string, alternatives?: string[] }
   /** Problem codes this operation may answer with, besides internal_error. */
@@ -81,6 +84,21 @@ export const ROUTES: readonly RouteSpec[] = [
     success: { status: 200, schema: SamplesResponse, alternatives: [ARROW_STREAM] },
     problems: [...KEY_PROBLEMS, 'rate_limited', ...BODY_PROBLEMS, 'outside_source_coverage',
       'daily_allowance_exhausted', 'source_busy']
+  }),
+  route({
+    method: 'POST', path: '/v1/atmosphere/trajectory', operationId: 'predict_trajectory', tag: 'atmosphere',
+    summary: 'A balloon flight (ascent, burst, descent; or ascent and float), Tawhiri-compatible, with optional ' +
+      'ensembles',
+    auth: 'api_key', admissionCost: 1, body: json(TrajectoryRequest),
+    success: { status: 200, schema: TrajectoryResponse },
+    problems: [...KEY_PROBLEMS, 'rate_limited', ...BODY_PROBLEMS, ...DATA_PROBLEMS]
+  }),
+  route({
+    method: 'GET', path: '/v1/atmosphere/trajectory', operationId: 'predict_trajectory_get', tag: 'atmosphere',
+    summary: 'The same flight from query parameters (Tawhiri\'s GET; the ensemble as ensemble.members …)',
+    auth: 'api_key', admissionCost: 1, query: TrajectoryRequest,
+    success: { status: 200, schema: TrajectoryResponse },
+    problems: [...KEY_PROBLEMS, 'rate_limited', 'invalid_request', ...DATA_PROBLEMS]
   }),
   route({
     method: 'GET', path: '/v1/atmosphere/capabilities', tag: 'atmosphere',

@@ -3,6 +3,7 @@
 import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/typebox'
 import { ALTITUDE_REFERENCES, LIMITS } from './limits.js'
 import { SampleUnit, SamplesRequest, SamplesResponse } from './samples.js'
+import { EnsembleRequest, TrajectoryRequest, TrajectoryResponse } from './trajectory.js'
 import { METHOD_FIELDS } from './methods.js'
 import { PROBLEM_CODE_NAMES } from './codes.js'
 
@@ -253,6 +254,14 @@ export const Capabilities = Type.Object({
     fields: Type.Array(Type.String()),
     statuses: Type.Array(Type.String())
   }, { additionalProperties: false, description: 'POST /v1/atmosphere/samples' }),
+  trajectory: Type.Object({
+    profiles: Type.Array(Type.String()),
+    step_seconds: Type.Number(),
+    max_members: Type.Integer({ minimum: 2 }),
+    members_per_rate_token: Type.Integer({ minimum: 1 }),
+    descent_densities: Type.Array(Type.String()),
+    warnings: Type.Array(Type.String())
+  }, { additionalProperties: false, description: 'POST and GET /v1/atmosphere/trajectory' }),
   altitude_references: Type.Array(StringEnum(ALTITUDE_REFERENCES)),
   quality_options: Type.Array(StringEnum(QUALITY_OPTIONS)),
   default_quality: Type.Literal('best_available'),
@@ -271,6 +280,7 @@ export type Health = Static<typeof Health>
 export const SCHEMAS = {
   AtmosphereRequest, AtmosphereResponse, AtmosphereLevel, AtmosphereProvenance, VerticalCoverage,
   BetaUsage, Problem, ValidationErrorItem, NewKey, NewAccount, CreatedKey, KeyInfo, KeyList,
-  AccountInfo, CreatedAccount, Capabilities, Health, SamplesRequest, SamplesResponse, SampleUnit
+  AccountInfo, CreatedAccount, Capabilities, Health, SamplesRequest, SamplesResponse, SampleUnit,
+  TrajectoryRequest, TrajectoryResponse, EnsembleRequest
 } as const
 export type SchemaName = keyof typeof SCHEMAS

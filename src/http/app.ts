@@ -17,6 +17,7 @@ import { accountHandlers } from './routes/accounts.js'
 import { metaHandlers } from './routes/meta.js'
 import { profileHandlers } from './routes/profile.js'
 import { samplesHandlers } from './routes/samples.js'
+import { trajectoryHandlers } from './routes/trajectory.js'
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 /** Answered even at capacity: a liveness probe must not fail because the service is busy. */
@@ -41,7 +42,8 @@ export function createApp (deps: AppDeps): App {
     ...metaHandlers(deps, openapi),
     ...accountHandlers(deps),
     ...profileHandlers(deps),
-    ...samplesHandlers(deps)
+    ...samplesHandlers(deps),
+    ...trajectoryHandlers(deps)
   }
   const matchers = routes.map((r) => ({ route: r, pattern: parsePattern(r.path).pattern }))
   let inFlight = 0

@@ -9,6 +9,7 @@ import type { Metrics } from '../metrics.js'
 import type { ProfileService } from '../profile/service.js'
 import type { SamplesEngine } from '../samples/engine.js'
 import type { Source } from '../source/index.js'
+import type { TrajectoryService } from '../trajectory/service.js'
 
 export interface AloftRequest extends Request {
   id: string
@@ -55,6 +56,8 @@ export interface AppDeps {
   profiles?: ProfileService
   /** The bulk samples engine; absent, the samples route answers 503. */
   samples?: SamplesEngine
+  /** The trajectory predictor; absent, the trajectory routes answer 503. */
+  trajectories?: TrajectoryService
   source?: Source
   /** Milliseconds since the epoch; injectable for the allowance day boundary. */
   now?: () => number

@@ -6,15 +6,15 @@ import { Counter, Histogram, type Registry } from 'prom-client'
 import type { AccountStore } from '../accounts/store.js'
 import { SAMPLE_STATUSES, type SampleUnit } from '../contract/samples.js'
 import {
-  UnusableUnitError, VAR, gridX, gridY, type DecodedUnit, type Field, type WorkerPool
+  UnusableUnitError, VAR, decodedKey, gridX, gridY, pieceBox, type DecodedUnit, type Field, type WorkerPool
 } from '../field/index.js'
-import { SourceError, isoTime, validTime, type Source } from '../source/index.js'
+import { SourceError, isoTime, validTime, type HeldRunStep, type Source } from '../source/index.js'
 import type { LatLonGrid } from '../grib/index.js'
 import { computeSamples, OUT_COLUMNS, OUTSIDE_SOURCE, UNUSABLE, type SamplePiece, type SampleTask } from './kernel.js'
-import { planSamples, type Plan } from './plan.js'
+import { planSamples, type Plan, type PlanSource } from './plan.js'
 import { SLICE_POINTS } from './order.js'
 import { samplesJson } from './json.js'
-import { sharedFloat64, sharedInt32, sharedUint8, type SampleOptions, type SamplePoints } from './points.js'
+import { LOCAL_ARRAYS, SHARED_ARRAYS, type SampleOptions, type SamplePoints } from './points.js'
 
 export { SLICE_POINTS } from './order.js'
 
@@ -30,8 +30,12 @@ export interface SamplesResult {
   n: number
   options: SampleOptions
   units: SampleUnit[]
+  /** The decoded pieces read (null: failed), which `units` describes. */
+  pieces: ReadonlyArray<DecodedUnit | null>
   /** Per point, SAMPLE_STATUSES index. */
   status: Uint8Array
+  /** Per point: 1 where a column's nearest level answered (out_of_column: nearest_level). */
+  clamped: Uint8Array
   /** OUT_COLUMNS × n, column-major (kernel.ts); NaN where a point is not ok. */
   out: Float64Array
   /** Per point, index into `units`; −1 when no unit answers its time. */
@@ -75,8 +79,11 @@ export class SamplesEngine {
    * TooManyUnitsError; more units not yet cached than the account's remaining allowance is the
    * source's daily_allowance_exhausted.
    */
-  async plan (points: SamplePoints, options: SampleOptions, accountId: string): Promise<Plan> {
-    const plan = await planSamples(points, options, this.#o.source, this.#sliceSize(points.n))
+  async plan (
+    points: SamplePoints, options: SampleOptions, accountId: string, source: PlanSource = this.#o.source
+  ): Promise<Plan> {
+    const plan = await planSamples(points, options, source, this.#sliceSize(points.n),
+      this.#inWorkers(points.n) ? SHARED_ARRAYS : LOCAL_ARRAYS)
     if (plan.unitKeys.length > this.#o.maxUnits) throw new TooManyUnitsError(plan.unitKeys.length, this.#o.maxUnits)
     const uncached = plan.unitKeys.filter((k) => !this.#o.source.isCached(k)).length
     if (uncached > 0) {
@@ -108,14 +115,24 @@ export class SamplesEngine {
    * source busy, the allowance gone meanwhile, the store down) fails the request once every load
    * has settled.
    */
-  async load (plan: Plan, accountId: string, deadline = this.#o.source.deadline()): Promise<LoadedPlan> {
-    const settled = await Promise.allSettled(plan.pieces.map(async (piece) =>
-      await this.#o.field.loadPiece(piece.unit, piece.point, accountId, deadline)))
+  async load (
+    plan: Plan, accountId: string, deadline = this.#o.source.deadline(), held?: Map<string, DecodedUnit>
+  ): Promise<LoadedPlan> {
+    const settled = await Promise.allSettled(plan.pieces.map(async (piece) => {
+      if (held === undefined) return await this.#o.field.loadPiece(piece.unit, piece.point, accountId, deadline)
+      const key = decodedKey(piece.unit.key, pieceBox(piece.unit, piece.point))
+      const kept = held.get(key)
+      if (kept !== undefined) return { unit: kept, hit: true }
+      const loaded = await this.#o.field.loadPiece(piece.unit, piece.point, accountId, deadline)
+      held.set(key, loaded.unit)
+      return loaded
+    }))
     const pieces: Array<DecodedUnit | null> = []
-    const pieceStatus = sharedUint8(plan.pieces.length)
+    const { arrays } = plan
+    const pieceStatus = arrays.uint8(plan.pieces.length)
     // a sub-region tile has its own grid: where the plan's grid point (0, 0) falls on it
-    const shiftI = sharedInt32(plan.pieces.length)
-    const shiftJ = sharedInt32(plan.pieces.length)
+    const shiftI = arrays.int32(plan.pieces.length)
+    const shiftJ = arrays.int32(plan.pieces.length)
     let fatal: unknown = null
     settled.forEach((s, k) => {
       pieces.push(null)
@@ -149,24 +166,24 @@ export class SamplesEngine {
     loaded: LoadedPlan, points: SamplePoints, options: SampleOptions,
     onSlice?: (result: SamplesResult, start: number, end: number) => void | Promise<void>
   ): Promise<SamplesResult> {
+    return await this.#compute(loaded, options, onSlice, true)
+  }
+
+  /** `perRequest`: observe the per-request metrics (a session's calls count their points only). */
+  async #compute (
+    loaded: LoadedPlan, options: SampleOptions,
+    onSlice: ((result: SamplesResult, start: number, end: number) => void | Promise<void>) | undefined,
+    perRequest: boolean
+  ): Promise<SamplesResult> {
     const { plan, pieces, pieceStatus, shiftI, shiftJ } = loaded
     const n = plan.n
-    const out = sharedFloat64(n * OUT_COLUMNS).fill(NaN)
+    const out = plan.arrays.float64(n * OUT_COLUMNS).fill(NaN)
+    const clamped = plan.arrays.uint8(n)
     // filled in place, slice by slice: `onSlice` may read a slice as soon as it is done
-    const result: SamplesResult = {
-      n,
-      options,
-      units: describeUnits(plan, pieces),
-      status: plan.status,
-      out,
-      unitBefore: plan.unitBefore,
-      unitAfter: plan.unitAfter,
-      timeWeight: plan.timeWeight
-    }
+    const result = new ComputedSamples(plan, options, pieces, clamped, out)
     const task: Omit<SampleTask, 'start' | 'end'> = {
       grid: plan.grid,
-      pieces: pieces.map((u): SamplePiece | null => u === null ? null
-        : { key: `${u.key}@${u.sha256}`, layout: u.layout, values: u.values }),
+      pieces: pieces.map((u) => u === null ? null : samplePiece(u)),
       pieceStatus,
       pieceCells: plan.pieceCells,
       shiftI,
@@ -178,11 +195,12 @@ export class SamplesEngine {
       clamp: options.clamp,
       nearest: options.interpolation === 'nearest',
       status: plan.status,
+      clamped,
       out
     }
     const pool = this.#o.field.pool
     const inWorkers = this.#inWorkers(n)
-    const started = process.hrtime.bigint()
+    const started = perRequest ? process.hrtime.bigint() : 0n
     const size = plan.sliceSize
     const slices: Array<[number, number]> = []
     for (let s = 0; s < n; s += size) slices.push([s, Math.min(n, s + size)])
@@ -203,8 +221,9 @@ export class SamplesEngine {
         if (end < n) await new Promise((resolve) => setImmediate(resolve))
       }
     }
-    this.#seconds.observe({ where: inWorkers ? 'workers' : 'main' }, Number(process.hrtime.bigint() - started) / 1e9)
     this.#points.inc(n)
+    if (!perRequest) return result
+    this.#seconds.observe({ where: inWorkers ? 'workers' : 'main' }, Number(process.hrtime.bigint() - started) / 1e9)
     this.#perRequest.observe(n)
     const counts = new Array<number>(SAMPLE_STATUSES.length).fill(0)
     for (let p = 0; p < n; p++) counts[plan.status[p]]++
@@ -219,11 +238,47 @@ export class SamplesEngine {
     return await samplesJson(result, async (values) => await pool.run<string>('samplesJsonColumn', values))
   }
 
-  /** plan → load → compute, for callers in process (the trajectory predictor, tests). */
+  /** plan → load → compute, for callers in process (tests, one-off calls). */
   async sample (points: SamplePoints, options: SampleOptions, accountId: string): Promise<SamplesResult> {
     const loaded = await this.load(await this.plan(points, options, accountId), accountId)
     return await this.compute(loaded, points, options)
   }
+
+  /**
+   * For many small calls in a row over nearby places and times (a flight: one call per RK4 stage):
+   * the source's grid and catalog entries are read once per hour of time, and each decoded piece
+   * is looked up once and held for the session. Costs are checked per call as in `sample`.
+   */
+  session (options: SampleOptions, accountId: string): SampleSession {
+    const source = this.#o.source
+    let grid: Promise<LatLonGrid> | undefined
+    const near = new Map<string, Promise<HeldRunStep[]>>()
+    const planSource: PlanSource = {
+      sourceGrid: async () => await (grid ??= source.sourceGrid()),
+      entriesNear: async (hours) => {
+        const list = [...hours]
+        const key = list.join(',')
+        let entries = near.get(key)
+        if (entries === undefined) near.set(key, entries = source.entriesNear(list))
+        return await entries
+      },
+      unitAt: (rs, i, j) => source.unitAt(rs, i, j),
+      maxTimeOffsetMs: source.maxTimeOffsetMs
+    }
+    const held = new Map<string, DecodedUnit>()
+    return {
+      sample: async (points) => {
+        const loaded = await this.load(await this.plan(points, options, accountId, planSource), accountId,
+          source.deadline(), held)
+        return await this.#compute(loaded, options, undefined, false)
+      }
+    }
+  }
+}
+
+/** See SamplesEngine.session. */
+export interface SampleSession {
+  sample: (points: SamplePoints) => Promise<SamplesResult>
 }
 
 export interface LoadedPlan {
@@ -249,12 +304,52 @@ function gridShift (plan: LatLonGrid, piece: LatLonGrid): { i: number, j: number
   return { i: plan.global && i >= plan.ni ? i - plan.ni : i, j }
 }
 
+/**
+ * A result whose `units` are described when first read (a flight's many small calls mostly never
+ * read them); a class, so the getter lives on the prototype and results stay plain fast objects.
+ */
+class ComputedSamples implements SamplesResult {
+  readonly n: number
+  readonly status: Uint8Array
+  readonly unitBefore: Int32Array
+  readonly unitAfter: Int32Array
+  readonly timeWeight: Float64Array
+  #units: SampleUnit[] | undefined
+
+  constructor (
+    readonly plan: Plan, readonly options: SampleOptions, readonly pieces: ReadonlyArray<DecodedUnit | null>,
+    readonly clamped: Uint8Array, readonly out: Float64Array
+  ) {
+    this.n = plan.n
+    this.status = plan.status
+    this.unitBefore = plan.unitBefore
+    this.unitAfter = plan.unitAfter
+    this.timeWeight = plan.timeWeight
+  }
+
+  get units (): SampleUnit[] {
+    return (this.#units ??= describeUnits(this.plan, this.pieces))
+  }
+}
+
+/** One SamplePiece per decoded unit: the same key string every call (the column store indexes by it). */
+const samplePieces = new WeakMap<DecodedUnit, SamplePiece>()
+
+function samplePiece (u: DecodedUnit): SamplePiece {
+  let piece = samplePieces.get(u)
+  if (piece === undefined) {
+    piece = { key: `${u.key}@${u.sha256}`, layout: u.layout, values: u.values }
+    samplePieces.set(u, piece)
+  }
+  return piece
+}
+
 async function runOnPool (pool: WorkerPool, task: SampleTask): Promise<void> {
   await pool.run<null>('samples', task)
 }
 
 /** The response's `units`: each (run, step) named, with the source pieces read for it. */
-function describeUnits (plan: Plan, pieces: Array<DecodedUnit | null>): SampleUnit[] {
+function describeUnits (plan: Plan, pieces: ReadonlyArray<DecodedUnit | null>): SampleUnit[] {
   return plan.runSteps.map((rs, k) => {
     const read = new Map<string, DecodedUnit>()
     plan.pieces.forEach((piece, p) => {

@@ -86,6 +86,8 @@ export interface SampleTask {
   nearest: boolean
   /** Per point: planning sets non-ok statuses; the kernel sets the rest. */
   status: Uint8Array
+  /** Per point: set to 1 where a column was clamped (out_of_column: nearest_level answered); zeroed by the caller. */
+  clamped: Uint8Array
   /** OUT_COLUMNS × n, column-major, by point; NaN where a point is not ok (the caller fills it). */
   out: Float64Array
 }
@@ -114,7 +116,8 @@ let rows = new Float64Array(0)
 
 export function computeSamples (task: SampleTask): void {
   const {
-    grid, pieces, pieceStatus, pieceCells, shiftI, shiftJ, n, start, end, order, agl, clamp, nearest, status, out
+    grid, pieces, pieceStatus, pieceCells, shiftI, shiftJ, n, start, end, order, agl, clamp, nearest, status, clamped,
+    out
   } = task
   const { x: gridX, y: gridY, before: unitBefore, after: unitAfter, weight: timeWeight, altitude, ground } = task.at
   store.prepare(pieces)
@@ -213,7 +216,10 @@ export function computeSamples (task: SampleTask): void {
       const inside = nearest
         ? (agl ? a >= bottom - groundMsl && a <= top - groundMsl : a >= bottom && a <= top)
         : z >= bottom && z <= top
-      if (!inside && !clamp) { status[p] = OUTSIDE_VERTICAL; continue points }
+      if (!inside) {
+        if (!clamp) { status[p] = OUTSIDE_VERTICAL; continue points }
+        clamped[p] = 1
+      }
       const h = inside ? z : (z < bottom ? bottom : top)
       // i: the lower level of the pair around h (zs[i] ≤ h < zs[i + 1]); 0 below, count − 1 at or above the top
       let i: number

@@ -7,8 +7,8 @@ import { BLOCK, createStencil, gridX, gridY, stencilAt, type Stencil } from '../
 import { HOUR_MS, type FetchUnit, type HeldRunStep } from '../source/index.js'
 import { OK, OUTSIDE_SOURCE, type PieceCells, type PositionInputs } from './kernel.js'
 import { sortByKey } from './order.js'
-import { sharedFloat64, sharedInt32, sharedUint8, type SampleOptions, type SamplePoints } from './points.js'
-import { TimeIndex } from './time-plan.js'
+import { SHARED_ARRAYS, type Arrays, type SampleOptions, type SamplePoints } from './points.js'
+import { timeIndexFor } from './time-plan.js'
 
 /** A decoded piece to load: the unit and a grid point it holds (which picks the block of a file). */
 export interface PlannedPiece {
@@ -42,6 +42,8 @@ export interface Plan {
   at: PositionInputs
   /** Points per compute slice (the last may be shorter). */
   sliceSize: number
+  /** Where its arrays (and the computation's) live. */
+  arrays: Arrays
 }
 
 /** What planning needs of the source. */
@@ -57,7 +59,7 @@ export interface PlanSource {
  * each slice, so slices stay independent: the Arrow answer streams them in point order).
  */
 export async function planSamples (
-  points: SamplePoints, options: SampleOptions, source: PlanSource, sliceSize: number
+  points: SamplePoints, options: SampleOptions, source: PlanSource, sliceSize: number, arrays: Arrays = SHARED_ARRAYS
 ): Promise<Plan> {
   const { n, latitude, longitude, time } = points
   const grid = await source.sourceGrid()
@@ -65,7 +67,7 @@ export async function planSamples (
   // time: one choice per distinct instant, from the catalog entries of the hours they fall in
   const { instants, pointInstant } = distinctInstants(time, n)
   const hours = new Set(Array.from(instants, (t) => Math.floor(t / HOUR_MS) * HOUR_MS))
-  const index = new TimeIndex(await source.entriesNear(hours), source.maxTimeOffsetMs)
+  const index = timeIndexFor(await source.entriesNear(hours), options.run, source.maxTimeOffsetMs)
   const nearest = options.interpolation === 'nearest'
   const choices = Array.from(instants, (t) => nearest ? index.nearest(t) : index.linear(t))
 
@@ -88,13 +90,13 @@ export async function planSamples (
     instantWeight[k] = c === null ? NaN : c.weight
   })
 
-  const status = sharedUint8(n)
-  const unitBefore = sharedInt32(n)
-  const unitAfter = sharedInt32(n)
-  const timeWeight = sharedFloat64(n)
+  const status = arrays.uint8(n)
+  const unitBefore = arrays.int32(n)
+  const unitAfter = arrays.int32(n)
+  const timeWeight = arrays.float64(n)
   const gx = new Float64Array(n)
   const gy = new Float64Array(n)
-  const order = sharedInt32(n)
+  const order = arrays.int32(n)
 
   // per point: its units, grid coordinates and a key naming the columns it reads first (unit
   // before, row, column); then per slice the points sorted by it, so consecutive points read the
@@ -130,10 +132,10 @@ export async function planSamples (
   for (let s = 0; s < n; s += sliceSize) sortByKey(keys, s, Math.min(n, s + sliceSize), order)
 
   const plan: Plan = {
-    n, grid, runSteps, pieces: [], unitKeys: [], pieceCells: emptyCells(0),
-    status, unitBefore, unitAfter, timeWeight, order, sliceSize,
-    at: { x: sharedFloat64(n), y: sharedFloat64(n), before: sharedInt32(n), after: sharedInt32(n),
-      weight: sharedFloat64(n), altitude: sharedFloat64(n), ground: sharedFloat64(n) }
+    n, grid, runSteps, pieces: [], unitKeys: [], pieceCells: emptyCells(0, arrays),
+    status, unitBefore, unitAfter, timeWeight, order, sliceSize, arrays,
+    at: { x: arrays.float64(n), y: arrays.float64(n), before: arrays.int32(n), after: arrays.int32(n),
+      weight: arrays.float64(n), altitude: arrays.float64(n), ground: arrays.float64(n) }
   }
   const { at } = plan
   // the pieces the points' weighted columns lie in, in processing order (so the last cell met
@@ -157,13 +159,13 @@ export async function planSamples (
       else cells.stencil(side, rs, stencil)
     }
   }
-  plan.pieceCells = cells.shared()
+  plan.pieceCells = cells.cells()
   return plan
 }
 
-function emptyCells (runSteps: number): PieceCells {
-  return { size: sharedInt32(runSteps), columns: sharedInt32(runSteps), offset: sharedInt32(runSteps),
-    cells: sharedInt32(0) }
+function emptyCells (runSteps: number, arrays: Arrays): PieceCells {
+  return { size: arrays.int32(runSteps), columns: arrays.int32(runSteps), offset: arrays.int32(runSteps),
+    cells: arrays.int32(0) }
 }
 
 /** Builds the plan's pieces and their cell tables. */
@@ -225,10 +227,10 @@ class PieceTables {
     this.#lastJ0[side] = cj * size
   }
 
-  /** The tables in shared memory; sets the plan's unit keys. */
-  shared (): PieceCells {
+  /** The tables, in the plan's arrays (shared memory for pool workers); sets the plan's unit keys. */
+  cells (): PieceCells {
     const count = this.#tables.length
-    const c = emptyCells(count)
+    const c = emptyCells(count, this.#plan.arrays)
     let length = 0
     for (let rs = 0; rs < count; rs++) {
       c.size[rs] = this.#size[rs]
@@ -236,7 +238,7 @@ class PieceTables {
       c.offset[rs] = length
       length += this.#tables[rs]?.length ?? 0
     }
-    c.cells = sharedInt32(length)
+    c.cells = this.#plan.arrays.int32(length)
     this.#tables.forEach((t, rs) => { if (t !== undefined) c.cells.set(t, c.offset[rs]) })
     this.#plan.unitKeys = [...this.#keys]
     return c
@@ -248,7 +250,7 @@ class PieceTables {
  * float64 bits in typed arrays (a Map of 100 000 numbers costs several times more).
  */
 function distinctInstants (time: Float64Array, n: number): { instants: Float64Array, pointInstant: Int32Array } {
-  let size = 1024
+  let size = 8
   while (size < 2 * n) size *= 2
   const mask = size - 1
   const table = new Int32Array(size).fill(-1)

@@ -93,3 +93,23 @@ export class TimeIndex {
     return this.nearest(t)
   }
 }
+
+const indexes = new WeakMap<readonly HeldRunStep[], Map<string, TimeIndex>>()
+
+/**
+ * The index of a list of catalog entries (only run `run`'s when pinned), kept as long as the list
+ * is: a caller handing the same list again (a flight's session) does not rebuild it.
+ */
+export function timeIndexFor (
+  entries: readonly HeldRunStep[], run: number | undefined, maxOffsetMs: number
+): TimeIndex {
+  let byOption = indexes.get(entries)
+  if (byOption === undefined) indexes.set(entries, byOption = new Map())
+  const key = `${run ?? ''}/${maxOffsetMs}`
+  let index = byOption.get(key)
+  if (index === undefined) {
+    index = new TimeIndex(run === undefined ? entries : entries.filter((e) => e.run === run), maxOffsetMs)
+    byOption.set(key, index)
+  }
+  return index
+}

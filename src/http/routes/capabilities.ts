@@ -2,6 +2,8 @@
 import type { Capabilities } from '../../contract/schemas.js'
 import { ALTITUDE_REFERENCES, QUALITY_OPTIONS } from '../../contract/schemas.js'
 import { LIMITS } from '../../contract/limits.js'
+import { DESCENT_DENSITIES, PROFILES, TRAJECTORY_LIMITS, TRAJECTORY_WARNINGS } from '../../contract/trajectory.js'
+import { STEP_S } from '../../trajectory/models.js'
 import { ARROW_STREAM, INTERPOLATIONS, SAMPLE_FIELDS, SAMPLE_STATUSES } from '../../contract/samples.js'
 import { routeById } from '../../contract/routes.js'
 import { INTERFACE_VERSION, METHODS, PROCESSING_VERSION, SOURCE_FACTS } from '../../atmosphere/methods.js'
@@ -73,6 +75,14 @@ export function buildCapabilities (config: Config, source: SourceDescription | u
       out_of_column: [null, 'nearest_level'],
       fields: [...SAMPLE_FIELDS],
       statuses: [...SAMPLE_STATUSES]
+    },
+    trajectory: {
+      profiles: [...PROFILES],
+      step_seconds: STEP_S,
+      max_members: TRAJECTORY_LIMITS.maxMembers,
+      members_per_rate_token: TRAJECTORY_LIMITS.membersPerToken,
+      descent_densities: [...DESCENT_DENSITIES],
+      warnings: Object.keys(TRAJECTORY_WARNINGS)
     },
     altitude_references: [...ALTITUDE_REFERENCES],
     quality_options: [...QUALITY_OPTIONS],

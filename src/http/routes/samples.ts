@@ -9,10 +9,10 @@ import type { ValidationErrorItem } from '../../contract/schemas.js'
 import { ArrowSamplesWriter, pointsFromArrow, type ArrowQuery } from '../../samples/arrow.js'
 import { pointsFromJson, type PointsOrErrors } from '../../samples/json.js'
 import { TooManyUnitsError, type SamplesEngine } from '../../samples/engine.js'
-import { HttpProblem, retryAfterSeconds } from '../problem.js'
+import { HttpProblem } from '../problem.js'
 import { readJsonBody, readLimited } from '../body.js'
 import { dataProblem } from '../data-problem.js'
-import { withStore } from '../auth.js'
+import { takeTokens } from '../rate.js'
 import type { AloftRequest, AppDeps, Handler, Handlers } from '../context.js'
 
 const NO_DATA_RETRY_AFTER_SECONDS = 3600
@@ -61,23 +61,6 @@ async function readPoints (req: AloftRequest, deps: AppDeps): Promise<PointsOrEr
   return parsed
 }
 
-/** The rate tokens beyond the one admission took: one per started 10 000 points, at most a burst. */
-async function takeExtraTokens (deps: AppDeps, accountId: string, n: number, res: ServerResponse): Promise<void> {
-  const tokens = Math.min(Math.ceil(n / LIMITS.samplesPointsPerToken), deps.config.rateBurst)
-  if (tokens <= 1) return
-  const rate = await withStore(() => deps.store.takeRequest(accountId, deps.now?.(), tokens - 1))
-  res.setHeader('RateLimit-Remaining', rate.remaining)
-  res.setHeader('RateLimit-Reset', rate.reset_seconds)
-  if (!rate.allowed) {
-    throw new HttpProblem('rate_limited', {
-      detail: `${n} points cost ${tokens} request tokens (one per started ${LIMITS.samplesPointsPerToken}); this ` +
-        `account may spend ${deps.config.ratePerSecond} per second (bursts of ${deps.config.rateBurst}).`,
-      headers: { 'RateLimit-Limit': rate.limit, 'RateLimit-Remaining': rate.remaining,
-        'RateLimit-Reset': rate.reset_seconds, 'Retry-After': retryAfterSeconds(rate.retry_after_seconds) }
-    })
-  }
-}
-
 /** A JSON answer written piece by piece (never joined: it can be tens of MB), with its length. */
 async function writeJson (res: ServerResponse, parts: string[]): Promise<void> {
   let length = 0
@@ -106,7 +89,8 @@ export function samplesHandlers (deps: AppDeps): Handlers {
       }
       const arrow = wantsArrow(req.headers.accept)
       const { points, options } = await readPoints(req, deps)
-      await takeExtraTokens(deps, accountId, points.n, res)
+      await takeTokens(deps, accountId, Math.ceil(points.n / LIMITS.samplesPointsPerToken),
+        { what: `${points.n} points`, rule: `one per started ${LIMITS.samplesPointsPerToken}` }, res)
       let loaded
       try {
         loaded = await engine.load(await engine.plan(points, options, accountId), accountId)

@@ -1,0 +1,207 @@
+// `aloft trajectory --lat … --lon … --time …`: asks a running service for a balloon flight and
+// prints its launch, burst and landing; optionally writes the path as GeoJSON or KML.
+import { writeFile } from 'node:fs/promises'
+import type { TrajectoryPoint, TrajectoryRequest, TrajectoryResponse } from '../contract/trajectory.js'
+
+export interface Io { out: (text: string) => void, err: (text: string) => void }
+const stdio: Io = { out: (s) => { process.stdout.write(s) }, err: (s) => { process.stderr.write(s) } }
+
+const USAGE = `usage: aloft trajectory --lat X --lon Y --time T [options]
+
+  --lat, --lon, --time   launch place (degrees) and time (RFC 3339, e.g. 2020-08-04T12:00:00Z)
+  --ascent R             ascent rate, m/s (default 5)
+  --burst A              burst altitude, m MSL (default 30000)
+  --descent R            descent rate at sea level, m/s (default 5)
+  --float A --stop T     a float profile instead: float altitude (m MSL) until time T
+  --launch-altitude A    m MSL (default: the model terrain)
+  --dataset RUN          pin a model run (RFC 3339)
+  --members N            an ensemble of N members, with --ascent-sd, --burst-sd, --descent-sd, --seed
+  --geojson FILE         write the path (and launch, burst, landing) as GeoJSON
+  --kml FILE             write the path as KML
+  --json                 print the service's whole answer
+  --url URL              the service (default $ALOFT_URL or http://127.0.0.1:8080)
+  --key KEY              API key (default $ALOFT_API_KEY)`
+
+class UsageError extends Error {}
+
+const NUMBERS: Record<string, string> = {
+  '--lat': 'launch_latitude',
+  '--lon': 'launch_longitude',
+  '--ascent': 'ascent_rate',
+  '--burst': 'burst_altitude',
+  '--descent': 'descent_rate',
+  '--float': 'float_altitude',
+  '--launch-altitude': 'launch_altitude',
+  '--members': 'members',
+  '--ascent-sd': 'ascent_rate_sd',
+  '--burst-sd': 'burst_altitude_sd',
+  '--descent-sd': 'descent_rate_sd',
+  '--seed': 'seed'
+}
+const TEXTS: Record<string, string> = {
+  '--time': 'launch_datetime', '--stop': 'stop_datetime', '--dataset': 'dataset', '--geojson': 'geojson',
+  '--kml': 'kml', '--url': 'url', '--key': 'key'
+}
+const ENSEMBLE = new Set(['members', 'ascent_rate_sd', 'burst_altitude_sd', 'descent_rate_sd', 'seed'])
+
+interface Options {
+  request: TrajectoryRequest
+  url: string
+  key: string
+  json: boolean
+  geojson?: string
+  kml?: string
+}
+
+function parse (args: string[], env: NodeJS.ProcessEnv): Options {
+  const numbers: Record<string, number> = {}
+  const texts: Record<string, string> = {}
+  let json = false
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k]
+    if (a === '--json') { json = true; continue }
+    const name = NUMBERS[a] ?? TEXTS[a]
+    if (name === undefined) throw new UsageError(`unknown option '${a}'`)
+    const v = args[++k]
+    if (v === undefined) throw new UsageError(`${a} needs a value`)
+    if (NUMBERS[a] !== undefined) {
+      const x = v.trim() === '' ? NaN : Number(v)
+      if (!Number.isFinite(x)) throw new UsageError(`${a} needs a number, got '${v}'`)
+      numbers[name] = x
+    } else {
+      texts[name] = v
+    }
+  }
+  for (const need of ['launch_latitude', 'launch_longitude']) {
+    if (numbers[need] === undefined) throw new UsageError(`--${need === 'launch_latitude' ? 'lat' : 'lon'} is required`)
+  }
+  if (texts.launch_datetime === undefined) throw new UsageError('--time is required')
+  const floating = numbers.float_altitude !== undefined || texts.stop_datetime !== undefined
+  if (floating && (numbers.float_altitude === undefined || texts.stop_datetime === undefined)) {
+    throw new UsageError('a float profile needs both --float and --stop')
+  }
+  const request: Record<string, unknown> = {
+    launch_latitude: numbers.launch_latitude,
+    launch_longitude: numbers.launch_longitude,
+    launch_datetime: texts.launch_datetime,
+    ascent_rate: numbers.ascent_rate ?? 5,
+    ...(numbers.launch_altitude !== undefined ? { launch_altitude: numbers.launch_altitude } : {}),
+    ...(texts.dataset !== undefined ? { dataset: texts.dataset } : {}),
+    ...(floating
+      ? { profile: 'float_profile', float_altitude: numbers.float_altitude, stop_datetime: texts.stop_datetime }
+      : { burst_altitude: numbers.burst_altitude ?? 30_000, descent_rate: numbers.descent_rate ?? 5 })
+  }
+  const ensemble = Object.fromEntries(Object.entries(numbers).filter(([n]) => ENSEMBLE.has(n)))
+  if (Object.keys(ensemble).length > 0) {
+    if (ensemble.members === undefined) {
+      throw new UsageError('--ascent-sd, --burst-sd, --descent-sd and --seed need --members')
+    }
+    request.ensemble = ensemble
+  }
+  const key = texts.key ?? env.ALOFT_API_KEY
+  if (key === undefined || key === '') throw new UsageError('an API key is needed: --key or ALOFT_API_KEY')
+  return {
+    request: request as TrajectoryRequest,
+    url: (texts.url ?? env.ALOFT_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, ''),
+    key,
+    json,
+    ...(texts.geojson !== undefined ? { geojson: texts.geojson } : {}),
+    ...(texts.kml !== undefined ? { kml: texts.kml } : {})
+  }
+}
+
+/** Longitude in (−180, 180], as GeoJSON and KML readers expect. */
+function east (lon: number): number {
+  return lon > 180 ? lon - 360 : lon
+}
+
+function describe (label: string, p: TrajectoryPoint): string {
+  return `${label.padEnd(8)} ${p.datetime}  ${p.latitude.toFixed(5)}, ${east(p.longitude).toFixed(5)}  ` +
+    `${p.altitude.toFixed(1)} m\n`
+}
+
+function path (answer: TrajectoryResponse): TrajectoryPoint[] {
+  // each stage starts at the previous one's end: that point once
+  return answer.prediction.flatMap((s, k) => k === 0 ? s.trajectory : s.trajectory.slice(1))
+}
+
+export function geojson (answer: TrajectoryResponse): object {
+  const all = path(answer)
+  const point = (name: string, p: TrajectoryPoint): object => ({
+    type: 'Feature',
+    properties: { name, datetime: p.datetime },
+    geometry: { type: 'Point', coordinates: [east(p.longitude), p.latitude, p.altitude] }
+  })
+  const marks = [point('launch', all[0])]
+  if (answer.prediction.length > 1) marks.push(point('burst', answer.prediction[1].trajectory[0]))
+  marks.push(point('landing', all[all.length - 1]))
+  return {
+    type: 'FeatureCollection',
+    features: [{
+      type: 'Feature',
+      properties: { name: 'flight', launch_datetime: answer.request.launch_datetime },
+      geometry: { type: 'LineString', coordinates: all.map((p) => [east(p.longitude), p.latitude, p.altitude]) }
+    }, ...marks]
+  }
+}
+
+export function kml (answer: TrajectoryResponse): string {
+  const coordinates = path(answer).map((p) => `${east(p.longitude)},${p.latitude},${p.altitude}`).join(' ')
+  return '<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2"><Document>' +
+    `<name>aloft flight ${answer.request.launch_datetime}</name><Placemark><name>flight</name><LineString>` +
+    `<altitudeMode>absolute</altitudeMode><coordinates>${coordinates}</coordinates></LineString></Placemark>` +
+    '</Document></kml>\n'
+}
+
+export async function run (args: string[], io: Io = stdio, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    io.out(`${USAGE}\n`)
+    return 0
+  }
+  let options: Options
+  try {
+    options = parse(args, env)
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err
+    io.err(`aloft trajectory: ${err.message}\n\n${USAGE}\n`)
+    return 2
+  }
+  let res: Response
+  try {
+    res = await fetch(`${options.url}/v1/atmosphere/trajectory`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': options.key },
+      body: JSON.stringify(options.request)
+    })
+  } catch (err) {
+    io.err(`aloft trajectory: cannot reach ${options.url}: ${(err as Error).message}\n`)
+    return 1
+  }
+  const body = await res.json() as TrajectoryResponse & { title?: string, detail?: string }
+  if (res.status !== 200) {
+    io.err(`aloft trajectory: ${res.status} ${body.title ?? ''}: ${body.detail ?? ''}\n`)
+    return 1
+  }
+  if (options.json) {
+    io.out(`${JSON.stringify(body, null, 2)}\n`)
+  } else {
+    const all = path(body)
+    io.out(describe('launch', all[0]))
+    if (body.prediction.length > 1) {
+      const start = body.prediction[1].trajectory[0]
+      io.out(describe(body.request.profile === 'standard_profile' ? 'burst' : 'float', start))
+    }
+    io.out(describe(body.warnings.left_source_coverage !== undefined ? 'last' : body.request.profile === 'float_profile'
+      ? 'stop' : 'landing', all[all.length - 1]))
+    for (const [name, w] of Object.entries(body.warnings)) io.out(`warning  ${name} (${w.count}): ${w.description}\n`)
+    const spread = body.ensemble?.landing
+    if (spread !== undefined && spread !== null) {
+      io.out(`ensemble ${spread.members_landed} landed around ${spread.mean_latitude.toFixed(5)}, ` +
+        `${east(spread.mean_longitude).toFixed(5)}: p50 ${spread.p50_distance_km.toFixed(2)} km, p95 ` +
+        `${spread.p95_distance_km.toFixed(2)} km, max ${spread.max_distance_km.toFixed(2)} km\n`)
+    }
+  }
+  if (options.geojson !== undefined) await writeFile(options.geojson, `${JSON.stringify(geojson(body))}\n`)
+  if (options.kml !== undefined) await writeFile(options.kml, kml(body))
+  return 0
+}

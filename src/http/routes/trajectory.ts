@@ -1,0 +1,85 @@
+// POST and GET /v1/atmosphere/trajectory (docs/DESIGN.md §7). The app has checked the key and
+// taken one rate token (and, for POST, validated the body); here: GET's query read as the same
+// fields, one more token per 100 ensemble members, then the predictor.
+import type { ServerResponse } from 'node:http'
+import { TRAJECTORY_LIMITS, TrajectoryRequest } from '../../contract/trajectory.js'
+import { validate } from '../../contract/validate.js'
+import { FlightInputError, type TrajectoryService } from '../../trajectory/service.js'
+import { HttpProblem } from '../problem.js'
+import { dataProblem } from '../data-problem.js'
+import { takeTokens } from '../rate.js'
+import type { AloftRequest, AppDeps, Handler, Handlers } from '../context.js'
+
+const NO_DATA_RETRY_AFTER_SECONDS = 3600
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/
+const NUMERIC = new Set(['launch_latitude', 'launch_longitude', 'launch_altitude', 'ascent_rate', 'burst_altitude',
+  'descent_rate', 'float_altitude', 'version', 'members', 'ascent_rate_sd', 'burst_altitude_sd', 'descent_rate_sd',
+  'seed'])
+
+/** A query value as JSON would carry it: numbers for the numeric fields, booleans for flags. */
+function typed (name: string, raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw
+  if (NUMERIC.has(name)) return NUMBER.test(raw) ? Number(raw) : raw
+  if (name === 'member_trajectories') return raw === 'true' ? true : raw === 'false' ? false : raw
+  return raw
+}
+
+/** GET's query as the POST body: the same names, `ensemble.members` … for the ensemble. */
+function queryRequest (query: Record<string, unknown>): unknown {
+  const body: Record<string, unknown> = {}
+  for (const [name, raw] of Object.entries(query)) {
+    if (name.startsWith('ensemble.')) {
+      const field = name.slice('ensemble.'.length)
+      const ensemble = (body.ensemble ??= {}) as Record<string, unknown>
+      ensemble[field] = typed(field, raw)
+    } else {
+      body[name] = typed(name, raw)
+    }
+  }
+  return body
+}
+
+function readQuery (req: AloftRequest): TrajectoryRequest {
+  const checked = validate(TrajectoryRequest, queryRequest((req.query ?? {}) as Record<string, unknown>), 'query')
+  if (!checked.ok) {
+    throw new HttpProblem('invalid_request', {
+      detail: `The query does not describe a flight: ${checked.errors.length} error(s).`, errors: checked.errors
+    })
+  }
+  return checked.value
+}
+
+export function trajectoryHandlers (deps: AppDeps): Handlers {
+  const predict = async (
+    request: TrajectoryRequest, root: 'body' | 'query', accountId: string, res: ServerResponse
+  ): Promise<unknown> => {
+    const service: TrajectoryService | undefined = deps.trajectories
+    if (service === undefined) {
+      throw new HttpProblem('service_unavailable', {
+        detail: 'This instance has no data path: trajectories cannot be computed.',
+        headers: { 'Retry-After': NO_DATA_RETRY_AFTER_SECONDS }
+      })
+    }
+    const members = request.ensemble?.members ?? 0
+    await takeTokens(deps, accountId, 1 + Math.ceil(members / TRAJECTORY_LIMITS.membersPerToken),
+      { what: `A flight of ${members} ensemble members`, rule: `one per flight and one per started ` +
+        `${TRAJECTORY_LIMITS.membersPerToken} members` }, res)
+    try {
+      return await service.predict(request, accountId)
+    } catch (err) {
+      if (err instanceof FlightInputError) {
+        throw new HttpProblem('invalid_request', {
+          detail: `The request does not describe a flight: ${err.message}.`,
+          errors: err.errors.map((e) => ({ ...e, loc: [root, ...e.loc] }))
+        })
+      }
+      throw dataProblem(err)
+    }
+  }
+  return {
+    predict_trajectory: (async ({ body, accountId, res }) =>
+      ({ body: await predict(body, 'body', accountId, res) })) satisfies Handler<TrajectoryRequest>,
+    predict_trajectory_get: (async ({ req, accountId, res }) =>
+      ({ body: await predict(readQuery(req), 'query', accountId, res) })) satisfies Handler
+  }
+}

@@ -1,0 +1,99 @@
+// The solver's air from the samples engine (docs/DESIGN.md §7): every evaluation is one batched
+// samples call in one engine session per flight, `linear`, heights MSL, out_of_column
+// nearest_level — the same interpolator as POST /v1/atmosphere/samples, no second one. The units
+// it read are gathered for provenance.
+import type { SampleUnit } from '../contract/samples.js'
+import { SAMPLE_FIELDS } from '../contract/samples.js'
+import type { SamplesEngine, SamplesResult } from '../samples/engine.js'
+import { OK, OUT_GROUND, OUTSIDE_SOURCE } from '../samples/kernel.js'
+import type { SampleOptions, SamplePoints } from '../samples/points.js'
+import { AIR_OK, AIR_OUTSIDE, AIR_UNUSABLE, type Air, type AirBatch } from './solver.js'
+
+const U = SAMPLE_FIELDS.indexOf('wind_u_ms')
+const V = SAMPLE_FIELDS.indexOf('wind_v_ms')
+const DENSITY = SAMPLE_FIELDS.indexOf('density_kg_m3')
+
+/** The source units a flight read, each (run, step) once with every piece read for it. */
+export class UnitsRead {
+  readonly #units = new Map<string, SampleUnit>()
+  readonly #seen = new WeakSet<object>()
+
+  /** The units of a samples result, described only when it read a piece not seen before. */
+  addResult (result: Pick<SamplesResult, 'pieces' | 'units'>): void {
+    let fresh = false
+    for (const piece of result.pieces) {
+      if (piece === null || this.#seen.has(piece)) continue
+      this.#seen.add(piece)
+      fresh = true
+    }
+    if (fresh) this.add(result.units)
+  }
+
+  add (units: readonly SampleUnit[]): void {
+    for (const u of units) {
+      const key = `${u.model_run_at}/${u.forecast_hour}`
+      const seen = this.#units.get(key)
+      if (seen === undefined) {
+        this.#units.set(key, { ...u, sources: [...u.sources] })
+        continue
+      }
+      for (const s of u.sources) {
+        if (!seen.sources.some((k) => k.unit_key === s.unit_key)) seen.sources.push(s)
+      }
+      if (seen.sources.length > 1) {
+        seen.source_sha256 = null
+        seen.retrieved_at = null
+      }
+    }
+  }
+
+  /** By run, then forecast hour. */
+  list (): SampleUnit[] {
+    return [...this.#units.values()].sort((a, b) =>
+      a.model_run_at.localeCompare(b.model_run_at) || a.forecast_hour - b.forecast_hour)
+  }
+}
+
+export interface EngineAirOptions {
+  engine: SamplesEngine
+  accountId: string
+  /** A pinned model run (epoch ms). */
+  run?: number
+  units: UnitsRead
+}
+
+export function engineAir (o: EngineAirOptions): Air {
+  const options: SampleOptions = {
+    interpolation: 'linear',
+    altitudeReference: 'msl',
+    clamp: true,
+    fields: ['wind_u_ms', 'wind_v_ms', 'density_kg_m3'],
+    ...(o.run !== undefined ? { run: o.run } : {})
+  }
+  const session = o.engine.session(options, o.accountId)
+  return async (batch: AirBatch): Promise<void> => {
+    const n = batch.n
+    if (n === 0) return
+    const time = new Float64Array(n)
+    for (let b = 0; b < n; b++) time[b] = batch.t[b] * 1000
+    const points: SamplePoints = {
+      n,
+      latitude: batch.latitude.subarray(0, n),
+      longitude: batch.longitude.subarray(0, n),
+      altitude: batch.altitude.subarray(0, n),
+      time,
+      ground: new Float64Array(n).fill(NaN)
+    }
+    const r = await session.sample(points)
+    o.units.addResult(r)
+    for (let b = 0; b < n; b++) {
+      const s = r.status[b]
+      batch.status[b] = s === OK ? AIR_OK : s === OUTSIDE_SOURCE ? AIR_OUTSIDE : AIR_UNUSABLE
+      batch.clamped[b] = r.clamped[b]
+      batch.u[b] = r.out[U * n + b]
+      batch.v[b] = r.out[V * n + b]
+      batch.density[b] = r.out[DENSITY * n + b]
+      batch.ground[b] = r.out[OUT_GROUND * n + b]
+    }
+  }
+}
