@@ -20,8 +20,7 @@ export async function takeTokens (
   if (!rate.allowed) {
     throw new HttpProblem('rate_limited', {
       detail: `${why.what} cost ${cost} request tokens (${why.rule}); this account may spend ` +
-        `${deps.config.ratePerSecond} per second ` +
-        `(bursts of ${deps.config.rateBurst}).`,
+        `${deps.config.ratePerSecond} per second (bursts of ${deps.config.rateBurst}).`,
       headers: { 'RateLimit-Limit': rate.limit, 'RateLimit-Remaining': rate.remaining,
         'RateLimit-Reset': rate.reset_seconds, 'Retry-After': retryAfterSeconds(rate.retry_after_seconds) }
     })

@@ -71,18 +71,24 @@ export function engineAir (o: EngineAirOptions): Air {
     ...(o.run !== undefined ? { run: o.run } : {})
   }
   const session = o.engine.session(options, o.accountId)
+  // the batch never grows: its milliseconds and (model) grounds are allocated once
+  let time = new Float64Array(0)
+  let ground = new Float64Array(0)
   return async (batch: AirBatch): Promise<void> => {
     const n = batch.n
     if (n === 0) return
-    const time = new Float64Array(n)
+    if (time.length < batch.t.length) {
+      time = new Float64Array(batch.t.length)
+      ground = new Float64Array(batch.t.length).fill(NaN)
+    }
     for (let b = 0; b < n; b++) time[b] = batch.t[b] * 1000
     const points: SamplePoints = {
       n,
       latitude: batch.latitude.subarray(0, n),
       longitude: batch.longitude.subarray(0, n),
       altitude: batch.altitude.subarray(0, n),
-      time,
-      ground: new Float64Array(n).fill(NaN)
+      time: time.subarray(0, n),
+      ground: ground.subarray(0, n)
     }
     const r = await session.sample(points)
     o.units.addResult(r)

@@ -123,7 +123,15 @@ export async function fly (specs: FlightSpec[], air: Air, step: number = STEP_S)
     const alt = batch.altitude[b]
     return descentRate(stage.seaLevelRate, stage.modelDensity ? batch.density[b] : nasaDensity(alt))
   }
-  /** k (0–3) of each flight in `fs` from the evaluation just made; flights that could not be evaluated end. */
+  /** Flight f's k[slot] from evaluation b of the batch just made (counted if it clamped). */
+  const setK = (f: number, b: number, slot: number): void => {
+    flights[f].clamped += batch.clamped[b]
+    const o = 12 * f + 3 * slot
+    st.k[o] = latitudeRate(batch.v[b], batch.altitude[b])
+    st.k[o + 1] = longitudeRate(batch.u[b], batch.latitude[b], batch.altitude[b])
+    st.k[o + 2] = vertical(f, b)
+  }
+  /** k (1–3) of each flight in `fs` from the evaluation just made; flights that could not be evaluated end. */
   const derive = (fs: number[], slot: number): number[] => {
     const kept: number[] = []
     for (let b = 0; b < fs.length; b++) {
@@ -132,11 +140,7 @@ export async function fly (specs: FlightSpec[], air: Air, step: number = STEP_S)
         end(f, batch.status[b] === AIR_OUTSIDE ? 'left_source_coverage' : 'unusable_source_column')
         continue
       }
-      flights[f].clamped += batch.clamped[b]
-      const o = 12 * f + 3 * slot
-      st.k[o] = latitudeRate(batch.v[b], batch.altitude[b])
-      st.k[o + 1] = longitudeRate(batch.u[b], batch.latitude[b], batch.altitude[b])
-      st.k[o + 2] = vertical(f, b)
+      setK(f, b, slot)
       kept.push(f)
     }
     return kept
@@ -191,13 +195,8 @@ export async function fly (specs: FlightSpec[], air: Air, step: number = STEP_S)
     // k1 from the same evaluation, for the flights that go on (indices into the batch just made)
     let flying: number[] = []
     for (const b of checked) {
-      const f = active[b]
-      flights[f].clamped += batch.clamped[b]
-      const o = 12 * f
-      st.k[o] = latitudeRate(batch.v[b], batch.altitude[b])
-      st.k[o + 1] = longitudeRate(batch.u[b], batch.latitude[b], batch.altitude[b])
-      st.k[o + 2] = vertical(f, b)
-      flying.push(f)
+      setK(active[b], b, 0)
+      flying.push(active[b])
     }
     await evaluate(flying, step / 2, step / 2, 0)
     flying = derive(flying, 1)
