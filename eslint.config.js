@@ -21,6 +21,11 @@ export default tseslint.config(
     }
   },
   {
+    // The web explorer runs in the browser.
+    files: ['web/**'],
+    languageOptions: { globals: { ...globals.browser } }
+  },
+  {
     // Tests and benchmarks read JSON answers of many shapes.
     files: ['test/**', 'bench/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' }

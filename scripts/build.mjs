@@ -1,19 +1,45 @@
 #!/usr/bin/env node
 // `npm run build`: TypeScript to dist/, then the files the compiled code reads beside itself
-// (the Redis Lua scripts) copied to the same place under dist/.
+// (the Redis Lua scripts) copied to the same place under dist/, then the web explorer (web/)
+// type-checked and bundled into dist/web/ with content-hashed names.
 import { execFileSync } from 'node:child_process'
-import { cpSync, readdirSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-execFileSync(
-  process.execPath,
-  [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')],
-  { stdio: 'inherit' }
-)
+const tsc = join(root, 'node_modules/typescript/bin/tsc')
+execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' })
 
 const ASSETS = /\.lua$/
 for (const entry of readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' })) {
   if (ASSETS.test(entry)) cpSync(join(root, 'src', entry), join(root, 'dist/src', entry))
 }
+
+// The explorer. esbuild does not type-check, so tsc does first (DOM types, no emit).
+execFileSync(process.execPath, [tsc, '-p', join(root, 'web/tsconfig.json')], { stdio: 'inherit' })
+const out = join(root, 'dist/web')
+rmSync(out, { recursive: true, force: true })
+mkdirSync(out, { recursive: true })
+/** Names carry a hash of their bytes, so the service may let browsers keep them for a year. */
+const hashed = (stem, ext, bytes) => {
+  const name = `${stem}-${createHash('sha256').update(bytes).digest('hex').slice(0, 12)}.${ext}`
+  writeFileSync(join(out, name), bytes)
+  return `/explorer/${name}`
+}
+// Natural Earth 1:110m land and borders (world-atlas): served by aloft itself, no tiles from the internet.
+const require = createRequire(import.meta.url)
+const worldUrl = hashed('world', 'json', readFileSync(require.resolve('world-atlas/countries-110m.json')))
+const bundle = (entry, options) => build({
+  entryPoints: [join(root, entry)], bundle: true, minify: true, write: false, target: 'es2022',
+  legalComments: 'eof', logLevel: 'warning', ...options
+})
+const js = await bundle('web/src/main.ts', { format: 'esm', define: { WORLD_URL: JSON.stringify(worldUrl) } })
+const css = await bundle('web/style.css', {})
+const html = readFileSync(join(root, 'web/index.html'), 'utf8')
+  .replace('%APP_JS%', hashed('app', 'js', js.outputFiles[0].contents))
+  .replace('%APP_CSS%', hashed('app', 'css', css.outputFiles[0].contents))
+writeFileSync(join(out, 'index.html'), html)

@@ -21,3 +21,24 @@ export function vapourPressure (qKgKg: number, pPa: number): number {
 export function relativeHumidityLiquid (qKgKg: number, pPa: number, tK: number): number {
   return (100 * vapourPressure(qKgKg, pPa)) / saturationVapourPressureLiquid(tK)
 }
+
+/** Murphy & Koop's liquid formula holds from 123 K to 332 K; a dew point is sought there. */
+const DEW_POINT_RANGE_K = [123, 332] as const
+
+/**
+ * Dew point over liquid water (K): the temperature whose Murphy & Koop e_s equals the vapour
+ * pressure of q at p, so that RH = 100 % exactly when it equals the temperature. e_s rises
+ * monotonically, so bisection finds it to float precision; NaN for dry air or outside the range.
+ */
+export function dewPointLiquid (qKgKg: number, pPa: number): number {
+  const e = vapourPressure(qKgKg, pPa)
+  let lo: number = DEW_POINT_RANGE_K[0]
+  let hi: number = DEW_POINT_RANGE_K[1]
+  if (!(e > saturationVapourPressureLiquid(lo)) || !(e <= saturationVapourPressureLiquid(hi))) return NaN
+  for (let k = 0; k < 60 && hi - lo > 1e-12; k++) {
+    const mid = (lo + hi) / 2
+    if (saturationVapourPressureLiquid(mid) < e) lo = mid
+    else hi = mid
+  }
+  return (lo + hi) / 2
+}

@@ -4,7 +4,7 @@ export { geometricHeight } from './height.js'
 export {
   saturationVapourPressureLiquid, ncepSaturationVapourPressure, ncepSaturationLiquid, ncepSaturationIce
 } from './saturation.js'
-export { specificHumidityFromNcepRh, vapourPressure, relativeHumidityLiquid } from './humidity.js'
+export { specificHumidityFromNcepRh, vapourPressure, relativeHumidityLiquid, dewPointLiquid } from './humidity.js'
 export { moistAirDensity } from './density.js'
 export { windSpeed, windDirectionFrom } from './wind.js'
 export {

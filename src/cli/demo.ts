@@ -44,6 +44,7 @@ export async function run (args: string[]): Promise<number> {
       -H 'X-API-Key: ${secret}' -H 'Content-Type: application/json' \\
       -d '${body}'
 
+  explorer: ${service.url}/ (paste the API key at the top of the page)
   also: ${service.url}/v1/atmosphere/capabilities, ${service.url}/openapi.json
   Ctrl-C stops it.`)
   await serveUntilSignal(service)

@@ -2,6 +2,7 @@
 // prints its launch, burst and landing; optionally writes the path as GeoJSON or KML.
 import { writeFile } from 'node:fs/promises'
 import type { TrajectoryPoint, TrajectoryRequest, TrajectoryResponse } from '../contract/trajectory.js'
+import { east, flightPath, geojson, kml } from '../trajectory/formats.js'
 
 export interface Io { out: (text: string) => void, err: (text: string) => void }
 const stdio: Io = { out: (s) => { process.stdout.write(s) }, err: (s) => { process.stderr.write(s) } }
@@ -110,47 +111,9 @@ function parse (args: string[], env: NodeJS.ProcessEnv): Options {
   }
 }
 
-/** Longitude in (−180, 180], as GeoJSON and KML readers expect. */
-function east (lon: number): number {
-  return lon > 180 ? lon - 360 : lon
-}
-
 function describe (label: string, p: TrajectoryPoint): string {
   return `${label.padEnd(8)} ${p.datetime}  ${p.latitude.toFixed(5)}, ${east(p.longitude).toFixed(5)}  ` +
     `${p.altitude.toFixed(1)} m\n`
-}
-
-function path (answer: TrajectoryResponse): TrajectoryPoint[] {
-  // each stage starts at the previous one's end: that point once
-  return answer.prediction.flatMap((s, k) => k === 0 ? s.trajectory : s.trajectory.slice(1))
-}
-
-export function geojson (answer: TrajectoryResponse): object {
-  const all = path(answer)
-  const point = (name: string, p: TrajectoryPoint): object => ({
-    type: 'Feature',
-    properties: { name, datetime: p.datetime },
-    geometry: { type: 'Point', coordinates: [east(p.longitude), p.latitude, p.altitude] }
-  })
-  const marks = [point('launch', all[0])]
-  if (answer.prediction.length > 1) marks.push(point('burst', answer.prediction[1].trajectory[0]))
-  marks.push(point('landing', all[all.length - 1]))
-  return {
-    type: 'FeatureCollection',
-    features: [{
-      type: 'Feature',
-      properties: { name: 'flight', launch_datetime: answer.request.launch_datetime },
-      geometry: { type: 'LineString', coordinates: all.map((p) => [east(p.longitude), p.latitude, p.altitude]) }
-    }, ...marks]
-  }
-}
-
-export function kml (answer: TrajectoryResponse): string {
-  const coordinates = path(answer).map((p) => `${east(p.longitude)},${p.latitude},${p.altitude}`).join(' ')
-  return '<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2"><Document>' +
-    `<name>aloft flight ${answer.request.launch_datetime}</name><Placemark><name>flight</name><LineString>` +
-    `<altitudeMode>absolute</altitudeMode><coordinates>${coordinates}</coordinates></LineString></Placemark>` +
-    '</Document></kml>\n'
 }
 
 export async function run (args: string[], io: Io = stdio, env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -185,7 +148,7 @@ export async function run (args: string[], io: Io = stdio, env: NodeJS.ProcessEn
   if (options.json) {
     io.out(`${JSON.stringify(body, null, 2)}\n`)
   } else {
-    const all = path(body)
+    const all = flightPath(body)
     io.out(describe('launch', all[0]))
     if (body.prediction.length > 1) {
       const start = body.prediction[1].trajectory[0]

@@ -139,6 +139,16 @@ export const ROUTES: readonly RouteSpec[] = [
     problems: ['unauthorized', 'forbidden', 'service_unavailable', ...BODY_PROBLEMS]
   }),
   route({
+    method: 'GET', path: '/', operationId: 'explorer', tag: 'explorer',
+    summary: 'The web explorer: profiles and flights on a map, from this service', auth: 'none',
+    success: { status: 200, mediaType: 'text/html' }, problems: ['not_found'], openapi: false
+  }),
+  route({
+    method: 'GET', path: '/explorer/:file', operationId: 'explorer_asset', tag: 'explorer',
+    summary: 'The explorer\'s scripts, styles and map data (content-hashed names)', auth: 'none',
+    success: { status: 200, mediaType: 'application/octet-stream' }, problems: ['not_found'], openapi: false
+  }),
+  route({
     method: 'GET', path: '/problems/:code', operationId: 'problem_page', tag: 'meta',
     summary: 'A short human-readable page for a problem type',
     auth: 'none', cors: true, success: { status: 200, mediaType: 'text/html' }, problems: ['not_found']

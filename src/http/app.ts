@@ -18,6 +18,7 @@ import { metaHandlers } from './routes/meta.js'
 import { profileHandlers } from './routes/profile.js'
 import { samplesHandlers } from './routes/samples.js'
 import { trajectoryHandlers } from './routes/trajectory.js'
+import { explorerHandlers } from './routes/explorer.js'
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 /** Answered even at capacity: a liveness probe must not fail because the service is busy. */
@@ -43,7 +44,8 @@ export function createApp (deps: AppDeps): App {
     ...accountHandlers(deps),
     ...profileHandlers(deps),
     ...samplesHandlers(deps),
-    ...trajectoryHandlers(deps)
+    ...trajectoryHandlers(deps),
+    ...explorerHandlers()
   }
   const matchers = routes.map((r) => ({ route: r, pattern: parsePattern(r.path).pattern }))
   let inFlight = 0

@@ -1,7 +1,7 @@
 // Worked or published values for each formula of docs/DESIGN.md §4.
 import t, { type Test } from 'tap'
 import {
-  EARTH_RADIUS_M, EPSILON, NCEP_EPSILON, geometricHeight, moistAirDensity, ncepSaturationIce,
+  EARTH_RADIUS_M, EPSILON, NCEP_EPSILON, dewPointLiquid, geometricHeight, moistAirDensity, ncepSaturationIce,
   ncepSaturationLiquid, ncepSaturationVapourPressure, relativeHumidityLiquid, saturationVapourPressureLiquid,
   specificHumidityFromNcepRh, vapourPressure, windDirectionFrom, windSpeed
 } from '../../src/atmosphere/index.js'
@@ -83,6 +83,21 @@ t.test('RH over liquid from q', async t => {
   )
   t.ok(relativeHumidityLiquid(qs * 1.1, p, tK) > 100)
   t.equal(relativeHumidityLiquid(0, p, tK), 0)
+})
+
+t.test('dew point over liquid: where q at p saturates', async t => {
+  const p = 85000
+  for (const tK of [230, 263.15, 285, 303]) {
+    const es = saturationVapourPressureLiquid(tK)
+    const qs = (EPSILON * es) / (p - (1 - EPSILON) * es)
+    near(t, dewPointLiquid(qs, p), tK, 1e-12, `saturated at ${tK} K: dew point = temperature`)
+    near(t, relativeHumidityLiquid(qs, p, dewPointLiquid(qs, p)), 100, 1e-10, `RH at the dew point (${tK} K)`)
+  }
+  // Bolton's (1980) worked figure: e = 1227 Pa has a dew point near 10 °C.
+  const q = EPSILON * 1227.9 / (100000 - (1 - EPSILON) * 1227.9)
+  t.ok(Math.abs(dewPointLiquid(q, 100000) - 283.15) < 0.05, 'e = 1227.9 Pa: about 10 °C')
+  t.ok(Number.isNaN(dewPointLiquid(0, p)), 'dry air has no dew point')
+  t.ok(Number.isNaN(dewPointLiquid(1, p)), 'above the formula\'s range: not a number')
 })
 
 t.test('moist-air density', async t => {

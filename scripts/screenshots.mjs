@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// `npm run screenshots`: the README's pictures of the explorer, made by driving Debian's Chromium
+// (playwright-core) over `aloft demo` on the bundled data: the profile panel, the flight panel
+// with a 50-member ensemble, and the map. Writes docs/screenshots/*.png.
+import { spawn } from 'node:child_process'
+import { mkdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium } from 'playwright-core'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const out = join(root, 'docs/screenshots')
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+mkdirSync(out, { recursive: true })
+
+const demo = spawn(process.execPath, [join(root, 'dist/src/cli/main.js'), 'demo'], {
+  env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit']
+})
+let printed = ''
+const started = await new Promise((resolve, reject) => {
+  demo.stdout.on('data', (chunk) => {
+    printed += chunk
+    const url = /on (http:\/\/[^\s]+)/.exec(printed)?.[1]
+    const key = /(aloft_[A-Za-z0-9_-]{20,})/.exec(printed)?.[1]
+    if (url !== undefined && key !== undefined) resolve({ url, key })
+  })
+  demo.on('exit', (code) => reject(new Error(`aloft demo exited (${code}) before it served: ${printed}`)))
+})
+
+const browser = await chromium.launch({ executablePath })
+try {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, deviceScaleFactor: 1 })
+  await page.goto(`${started.url}/`)
+  await page.waitForSelector('body[data-ready=true]')
+  await page.fill('#key', started.key)
+  await page.click('#key-form button')
+  await page.fill('#p-lat', '52.23')
+  await page.fill('#p-lon', '21.01')
+  await page.fill('#p-time', '2020-08-04T18:00')
+  await page.click('#profile-submit')
+  await page.waitForSelector('#chart-temperature svg .point')
+  await page.locator('#profile-panel').screenshot({ path: join(out, 'profile.png') })
+  await page.fill('#f-lat', '52.23')
+  await page.fill('#f-lon', '21.01')
+  await page.fill('#f-time', '2020-08-04T12:00')
+  await page.fill('#f-members', '50')
+  await page.click('#flight-submit')
+  await page.waitForSelector('svg.map .ensemble .member-landing')
+  await page.locator('#flight-panel').screenshot({ path: join(out, 'flight.png') })
+  await page.locator('#map-panel').screenshot({ path: join(out, 'map.png') })
+  console.log(`wrote ${['profile', 'flight', 'map'].map((n) => `docs/screenshots/${n}.png`).join(', ')}`)
+} finally {
+  await browser.close()
+  demo.kill('SIGTERM')
+}

@@ -1,0 +1,174 @@
+// The flight panel: a launch (standard or float profile, optionally an ensemble), and what came
+// back: the path on the map, altitude against time, burst and landing, the ensemble's spread, and
+// the flight as a GeoJSON file.
+import { scaleLinear, scaleUtc } from 'd3-scale'
+import type { Capabilities, TrajectoryRequest, TrajectoryResponse } from './api.js'
+import { geojson, east } from '../../src/trajectory/formats.js'
+import { byId, htmlEl, svgEl, titled } from './svg.js'
+import { duration, fromLocalInput, latLon, num, utc } from './format.js'
+
+const field = (id: string): string => byId<HTMLInputElement>(id).value.trim()
+
+export function readFlightForm (caps: Capabilities | null): TrajectoryRequest | string {
+  const number = (id: string, what: string): number | string => {
+    const v = Number(field(id))
+    return field(id) === '' || !Number.isFinite(v) ? `Enter the ${what}.` : v
+  }
+  const lat = number('f-lat', 'launch latitude')
+  const lon = number('f-lon', 'launch longitude')
+  const ascent = number('f-ascent', 'ascent rate')
+  for (const v of [lat, lon, ascent]) if (typeof v === 'string') return v
+  if (field('f-time') === '') return 'Choose a launch time.'
+  const profile = byId<HTMLSelectElement>('f-profile').value as NonNullable<TrajectoryRequest['profile']>
+  const body: TrajectoryRequest = {
+    profile,
+    launch_latitude: lat as number,
+    launch_longitude: lon as number,
+    launch_datetime: fromLocalInput(field('f-time')),
+    ascent_rate: ascent as number
+  }
+  if (field('f-altitude') !== '') {
+    const a = number('f-altitude', 'launch altitude')
+    if (typeof a === 'string') return a
+    body.launch_altitude = a
+  }
+  if (profile === 'float_profile') {
+    const float = number('f-float', 'float altitude')
+    if (typeof float === 'string') return float
+    if (field('f-stop') === '') return 'Choose when the float ends.'
+    body.float_altitude = float
+    body.stop_datetime = fromLocalInput(field('f-stop'))
+    return body
+  }
+  const burst = number('f-burst', 'burst altitude')
+  const descent = number('f-descent', 'descent rate')
+  if (typeof burst === 'string') return burst
+  if (typeof descent === 'string') return descent
+  body.burst_altitude = burst
+  body.descent_rate = descent
+  const members = field('f-members') === '' ? 1 : Number(field('f-members'))
+  const max = caps?.trajectory.max_members ?? 1000
+  if (!Number.isInteger(members) || members < 1 || members > max) return `Members: a whole number from 1 to ${max}.`
+  if (members > 1) {
+    const sd = (id: string): number => field(id) === '' ? 0 : Number(field(id))
+    body.ensemble = {
+      members,
+      ascent_rate_sd: sd('f-ascent-sd'),
+      burst_altitude_sd: sd('f-burst-sd'),
+      descent_rate_sd: sd('f-descent-sd'),
+      seed: sd('f-seed')
+    }
+  }
+  return body
+}
+
+export function renderFlight (answer: TrajectoryResponse): void {
+  drawAltitudeChart(byId('chart-altitude'), answer)
+  const box = byId('flight-summary')
+  box.replaceChildren()
+  const dl = htmlEl('dl', {}, undefined, box)
+  const row = (term: string, text: string): void => {
+    htmlEl('dt', {}, term, dl)
+    htmlEl('dd', {}, text, dl)
+  }
+  const stages = answer.prediction
+  const first = stages[0].trajectory[0]
+  const lastStage = stages[stages.length - 1]
+  const end = lastStage.trajectory[lastStage.trajectory.length - 1]
+  row('launch', `${utc(first.datetime)} at ${latLon(first.latitude, first.longitude)}, ${num(first.altitude, 0)} m`)
+  const ascent = stages.find((s) => s.stage === 'ascent')
+  if (ascent !== undefined && stages.length > 1) {
+    const b = ascent.trajectory[ascent.trajectory.length - 1]
+    row('burst', `${utc(b.datetime)} at ${num(b.altitude, 0)} m, ${latLon(b.latitude, b.longitude)}`)
+  }
+  row(lastStage.stage === 'descent' ? 'landing' : 'end',
+    `${utc(end.datetime)} at ${latLon(end.latitude, end.longitude)}, ${num(end.altitude, 0)} m`)
+  row('flight time', duration((Date.parse(end.datetime) - Date.parse(first.datetime)) / 1000))
+  row('distance', `${num(greatCircleKm(first.latitude, first.longitude, end.latitude, end.longitude), 1)} km ` +
+    'launch to end')
+  row('points', stages.map((s) => `${s.stage} ${s.trajectory.length}`).join(', '))
+  row('model run', utc(answer.request.dataset))
+  const warnings = Object.entries(answer.warnings)
+  if (warnings.length > 0) {
+    const ul = htmlEl('ul', { class: 'warnings' }, undefined, box)
+    for (const [, w] of warnings) htmlEl('li', {}, `${w.description} (${w.count}×)`, ul)
+  }
+  const ensemble = answer.ensemble
+  if (ensemble !== undefined) {
+    const s = ensemble.landing
+    const landed = ensemble.members.filter((m) => m.end === 'landed').length
+    htmlEl('p', { class: 'spread-text' }, s === null
+      ? `${ensemble.members.length} members; none landed inside the source's coverage.`
+      : `${ensemble.members.length} members, ${landed} landed. Landing spread around their mean ` +
+        `(${latLon(s.mean_latitude, s.mean_longitude)}): half within ${num(s.p50_distance_km, 1)} km, ` +
+        `95 % within ${num(s.p95_distance_km, 1)} km, the farthest ${num(s.max_distance_km, 1)} km.`, box)
+  }
+}
+
+export function downloadGeoJson (answer: TrajectoryResponse): void {
+  const features = geojson(answer) as { type: string, features: object[] }
+  for (const m of answer.ensemble?.members ?? []) {
+    if (m.landing === null) continue
+    features.features.push({ type: 'Feature', properties: { name: 'member landing', ascent_rate: m.ascent_rate,
+      burst_altitude: m.burst_altitude, descent_rate: m.descent_rate, datetime: m.landing.datetime },
+    geometry: { type: 'Point', coordinates: [east(m.landing.longitude), m.landing.latitude, m.landing.altitude] } })
+  }
+  const blob = new Blob([JSON.stringify(features)], { type: 'application/geo+json' })
+  const a = htmlEl('a', { href: URL.createObjectURL(blob),
+    download: `aloft-flight-${answer.request.launch_datetime.replace(/[:]/g, '')}.geojson` })
+  document.body.appendChild(a)
+  a.click()
+  a.remove()
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000)
+}
+
+const R_KM = 6371.009
+
+function greatCircleKm (lat1: number, lon1: number, lat2: number, lon2: number): number {
+  const r = Math.PI / 180
+  const h = Math.sin((lat2 - lat1) * r / 2) ** 2 +
+    Math.cos(lat1 * r) * Math.cos(lat2 * r) * Math.sin((lon2 - lon1) * r / 2) ** 2
+  return 2 * R_KM * Math.asin(Math.min(1, Math.sqrt(h)))
+}
+
+const W = 640
+const H = 240
+const M = { top: 12, right: 16, bottom: 40, left: 64 }
+
+function drawAltitudeChart (figure: HTMLElement, answer: TrajectoryResponse): void {
+  figure.replaceChildren()
+  const svg = svgEl('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img',
+    'aria-label': 'Altitude against time' }, figure)
+  const points = answer.prediction.flatMap((s) => s.trajectory)
+  const times = points.map((p) => Date.parse(p.datetime))
+  const x = scaleUtc().domain([Math.min(...times), Math.max(...times)]).range([M.left, W - M.right])
+  const y = scaleLinear().domain([0, Math.max(...points.map((p) => p.altitude))]).nice().range([H - M.bottom, M.top])
+  const axes = svgEl('g', { class: 'axis' }, svg)
+  for (const t of y.ticks(5)) {
+    svgEl('line', { x1: M.left, x2: W - M.right, y1: y(t), y2: y(t), class: 'grid' }, axes)
+    svgEl('text', { x: M.left - 6, y: y(t) + 4, 'text-anchor': 'end' }, axes).textContent = num(t, 0)
+  }
+  for (const t of x.ticks(6)) {
+    svgEl('line', { x1: x(t), x2: x(t), y1: H - M.bottom, y2: H - M.bottom + 4, class: 'tick' }, axes)
+    svgEl('text', { x: x(t), y: H - M.bottom + 16, 'text-anchor': 'middle' }, axes).textContent =
+      t.toISOString().slice(11, 16)
+  }
+  svgEl('text', { x: (M.left + W - M.right) / 2, y: H - 6, 'text-anchor': 'middle', class: 'label' }, axes)
+    .textContent = 'time (UTC)'
+  svgEl('text', { x: 0, y: 0, 'text-anchor': 'middle', class: 'label',
+    transform: `translate(14 ${(H - M.bottom + M.top) / 2}) rotate(-90)` }, axes).textContent = 'altitude MSL (m)'
+  for (const stage of answer.prediction) {
+    const d = stage.trajectory.map((p, k) =>
+      `${k === 0 ? 'M' : 'L'}${x(Date.parse(p.datetime)).toFixed(1)},${y(p.altitude).toFixed(1)}`).join('')
+    titled(svgEl('path', { d, class: `path ${stage.stage}`, 'data-stage': stage.stage,
+      'data-points': stage.trajectory.length }, svg), `${stage.stage}: ${stage.trajectory.length} points`)
+  }
+  const cap = htmlEl('figcaption', {}, undefined, figure)
+  htmlEl('strong', {}, 'Altitude against time', cap)
+  for (const s of answer.prediction) {
+    const item = htmlEl('span', { class: 'key' }, undefined, cap)
+    const icon = svgEl('svg', { viewBox: '0 0 24 10', width: 24, height: 10, 'aria-hidden': 'true' }, item)
+    svgEl('path', { d: 'M1,5H23', class: `path ${s.stage}` }, icon)
+    item.append(` ${s.stage}`)
+  }
+}
