@@ -64,7 +64,24 @@ t.test('the explorer in Chromium', { skip: skip ?? false }, async (t) => {
     t.equal(await p.page.getAttribute('#p-time', 'min'), '2020-07-21T12:00', 'times bounded by the first valid time')
     t.equal(await p.page.getAttribute('#p-time', 'max'), '2020-08-29T06:00', '… and the last')
     t.ok(await p.page.$('svg.map path.land'), 'coastlines drawn from the bundled Natural Earth data')
+    const unlabelled = await p.page.$$eval('input, select', (els) =>
+      els.filter((e) => ((e as HTMLInputElement).labels?.length ?? 0) === 0).map((e) => e.id))
+    t.same(unlabelled, [], 'every input has a label')
     t.same(p.errors, [], 'no console errors')
+  })
+
+  t.test('a click on the map picks the point for both panels', async (t) => {
+    const p = await openPage(t, `${svc.url}/`)
+    const box = await p.page.locator('svg.map').boundingBox()
+    if (box === null) throw new Error('the map is not on screen')
+    await p.page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.6)
+    const lat = Number(await p.page.inputValue('#p-lat'))
+    const lon = Number(await p.page.inputValue('#p-lon'))
+    t.ok(lat > 48 && lat < 56 && lon > 13 && lon < 25, `${lat}, ${lon}: inside the coverage shown`)
+    t.ok(lon < 19 && lat < 52, 'left of and below the middle, where the click was')
+    t.equal(await p.page.inputValue('#f-lat'), String(lat), 'the launch takes it too')
+    t.equal(await p.page.inputValue('#f-lon'), String(lon))
+    t.equal(await p.page.getAttribute('svg.map .point-marker', 'data-latitude'), String(lat), 'and it is marked')
   })
 
   t.test('a profile: one chart point per height, each the API\'s number', async (t) => {
