@@ -6,7 +6,6 @@ import { cpus, totalmem } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { createInterface } from 'node:readline'
 import type { LoadResult, LoadSpec } from './loadgen.js'
-import { random } from './random.js'
 
 /** The repository root (this file runs as dist/bench/lib.js). */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -83,7 +82,9 @@ export async function stop (child: ChildProcess, graceMs = 3000): Promise<void> 
 }
 
 /** Spawn `node <script> ...args` and resolve with its first stdout line parsed as JSON. */
-async function firstJsonLine<T> (child: ChildProcess, what: string, timeoutMs: number): Promise<T> {
+/** The first line that parses as JSON and is `accepted`; others (the service's own logs) pass to stderr. */
+async function firstJsonLine<T> (child: ChildProcess, what: string, timeoutMs: number,
+  accepted: (value: T) => boolean = () => true): Promise<T> {
   const lines = createInterface({ input: child.stdout! })
   let stderr = ''
   child.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000) })
@@ -95,14 +96,24 @@ async function firstJsonLine<T> (child: ChildProcess, what: string, timeoutMs: n
       clearTimeout(timer)
       reject(new Error(`${what} exited (${code ?? signal}) before answering; stderr: ${stderr}`))
     })
-    lines.once('line', (line) => {
-      clearTimeout(timer)
+    const onLine = (line: string): void => {
+      let value: T
       try {
-        resolve(JSON.parse(line) as T)
+        value = JSON.parse(line) as T
       } catch {
+        clearTimeout(timer)
         reject(new Error(`${what} printed ${line.slice(0, 200)}; stderr: ${stderr}`))
+        return
       }
-    })
+      if (!accepted(value)) {
+        process.stderr.write(`[${what}] ${line}\n`)
+        return
+      }
+      clearTimeout(timer)
+      lines.off('line', onLine)
+      resolve(value)
+    }
+    lines.on('line', onLine)
   })
 }
 
@@ -136,7 +147,7 @@ export async function startServer (env: Record<string, string>, nodeArgs: string
     stdio: ['ignore', 'pipe', 'pipe']
   }))
   try {
-    const info = await firstJsonLine<ServerInfo>(child, 'bench/server', 30_000)
+    const info = await firstJsonLine<ServerInfo>(child, 'bench/server', 30_000, (v) => typeof v.aloftUrl === 'string')
     child.stderr?.on('data', (d: Buffer) => process.stderr.write(`[server] ${d.toString()}`))
     return { info, child, stop: async () => await stop(child) }
   } catch (err) {
@@ -170,32 +181,7 @@ export async function loadgen (spec: LoadSpec): Promise<LoadResult> {
   }
 }
 
-/** A profile request body at a point of the sample (48–56N 13–25E, 2020-07-21 … 2020-08-29). */
-export function profileBody (
-  latitude = 52.23,
-  longitude = 21.01,
-  time = '2020-08-04T18:00:00Z',
-  altitudes = [300, 1000, 3000, 10000]
-): string {
-  return JSON.stringify({ latitude, longitude, time, altitudes_m: altitudes, altitude_reference: 'agl' })
-}
-
-/**
- * `count` profile bodies at distinct points of the sample's area and time, 1–8 heights each
- * (300 m – 15 km AGL): the traffic of many callers, not one request repeated. Fixed by the seed.
- */
-export function profileBodies (count: number, time = '2020-08-04T18:00:00Z', seed = 7): string[] {
-  const next = random(seed)
-  return Array.from({ length: count }, () => {
-    const latitude = Math.round((48.5 + 7 * next()) * 1000) / 1000
-    const longitude = Math.round((13.5 + 11 * next()) * 1000) / 1000
-    const heights = new Set<number>()
-    const n = 1 + Math.floor(next() * 8)
-    // above the lowest model level everywhere in the area (at most ~210 m AGL there)
-    while (heights.size < n) heights.add(Math.round(300 + 14_700 * next()))
-    return profileBody(latitude, longitude, time, [...heights])
-  })
-}
+export { profileBody, profileBodies } from './bodies.js'
 
 /** POST a profile; status, milliseconds and the parsed body. */
 export async function postProfile (

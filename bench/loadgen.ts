@@ -11,6 +11,7 @@
 import { Agent, request as httpRequest } from 'node:http'
 import { percentile, summarize, type Summary } from './stats.js'
 import { random } from './random.js'
+import { freshProfileBodies } from './bodies.js'
 
 export interface LoadRequest {
   /** A label for the result tables: `cached`, `cold`, `invalid`, … */
@@ -21,6 +22,8 @@ export interface LoadRequest {
   body?: string
   /** Relative share of the mix; default 1. */
   weight?: number
+  /** A new profile body for every request (bench/bodies.ts), from this seed, instead of `body`. */
+  freshProfileSeed?: number
 }
 
 export interface LoadSpec {
@@ -84,6 +87,8 @@ interface Prepared {
   path: string
   headers: Record<string, string>
   body: Buffer | null
+  /** Makes a new body per request, when the mix asks for never-repeating bodies. */
+  fresh: (() => string) | null
 }
 
 export async function runLoad (spec: LoadSpec): Promise<LoadResult> {
@@ -100,7 +105,8 @@ export async function runLoad (spec: LoadSpec): Promise<LoadResult> {
       port: Number(u.port),
       path: u.pathname + u.search,
       headers,
-      body
+      body,
+      fresh: r.freshProfileSeed === undefined ? null : freshProfileBodies(r.freshProfileSeed)
     }
   })
   const weights = spec.requests.map((r) => r.weight ?? 1)
@@ -163,7 +169,13 @@ export async function runLoad (spec: LoadSpec): Promise<LoadResult> {
         if (!done) record(k, due, outcome, error)
         resolve()
       }
-      const options = { agent, host: p.host, port: p.port, method: p.method, path: p.path, headers: p.headers }
+      let headers = p.headers
+      let body = p.body
+      if (p.fresh !== null) {
+        body = Buffer.from(p.fresh())
+        headers = { ...p.headers, 'content-length': String(body.length) }
+      }
+      const options = { agent, host: p.host, port: p.port, method: p.method, path: p.path, headers }
       const req = httpRequest(options, (res) => {
         res.on('data', () => {})
         res.on('end', () => finish(String(res.statusCode), (res.statusCode ?? 0) >= 500))
@@ -171,7 +183,7 @@ export async function runLoad (spec: LoadSpec): Promise<LoadResult> {
       })
       req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error('timeout'), { code: 'timeout' })))
       req.on('error', (err: NodeJS.ErrnoException) => finish(`error:${err.code ?? err.message}`, true))
-      req.end(p.body ?? undefined)
+      req.end(body ?? undefined)
     })
   }
 

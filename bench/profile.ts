@@ -1,146 +1,173 @@
-// bench/profile: cached profile throughput and latency against the bare polka route of the same
-// server process, side by side in one run; then the profile's p99 at half its maximum (open
-// loop, fixed rate). Once per setting that matters to a cached profile:
-//   - ALOFT_INTERPOLATE=main (the default) and =worker, the latter with 1 and 2 worker threads;
-//   - the in-memory store and Redis (one admission script per request), when a Redis answers
-//     (REDIS_URL, as `npm run bench` provides; a run without one says so and skips the row).
+// bench/profile: cached profile throughput and latency against a bare polka route of the same
+// server process that reads and parses the same bodies, side by side in one run, for three mixes:
+//   hot       one body, repeated;
+//   distinct  `--points` distinct bodies (points, 1–8 heights each) sent in turn;
+//   fresh     bodies that never repeat: a random point, minute (12:00–24:00) and 1–8 heights inside
+//             the cached 2020-08-04 12Z run, a new one per request (bench/bodies.ts).
+// Each mix: the bare route, the profile route (closed loop, wrk when installed), then the profile's
+// latency at half that maximum (open loop, bench/loadgen). Once with the in-memory store and once
+// with Redis when one answers (REDIS_URL, as `npm run bench` provides). Full float64 output.
 //   npx tsc -p tsconfig.json && node dist/bench/profile.js [--seconds 5] [--connections 32] [--points 256]
-// The requests are `--points` distinct bodies (points, 1–8 heights each) over the sample's area,
-// sent in turn, after each has been answered once. The server (bench/server.js) serves data/sample
-// as mirror:<dir>; load comes from wrk (closed loop) when installed and bench/loadgen (open loop),
-// in other processes. Writes bench/results/profile.json.
-import { closedLoop, WRK, type ClosedRun } from './wrk.js'
+//   … --breakdown [--breakdown-seconds 8]: also the CPU of a fresh-body request, room by room, from a
+//   V8 CPU profile of the server over the load window (bench/breakdown.ts) → bench/results/.
+// The server is bench/server.js over data/sample (mirror). Writes bench/results/profile.json.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { closedLoop, WRK, type ClosedRun, type ClosedTarget } from './wrk.js'
 import {
-  int, loadgen, ms, numberArg, postProfile, profileBodies, SAMPLE, startServer, table, writeResult
+  int, loadgen, ms, numberArg, postProfile, profileBodies, SAMPLE, startServer, table, writeResult, type ServerChild
 } from './lib.js'
-import type { LoadResult } from './loadgen.js'
+import { freshProfileBodies } from './bodies.js'
+import { breakdown, type BreakdownRow, type CpuProfile } from './breakdown.js'
+import type { LoadRequest, LoadResult } from './loadgen.js'
 
 const seconds = numberArg('seconds', 5)
 const connections = numberArg('connections', 32)
 const points = numberArg('points', 256)
+const breakdownSeconds = numberArg('breakdown-seconds', 8)
+const withBreakdown = process.argv.includes('--breakdown')
 const warmupSeconds = 1
 const REDIS_PREFIX = 'aloft-bench:'
+/** Bodies per fresh file: more than any closed-loop window here sends, so none repeats. */
+const FRESH_PER_FILE = 200_000
 
-interface Mode { interpolate: 'main' | 'worker', workers: number, store: 'memory' | 'redis' }
+type MixName = 'hot' | 'distinct' | 'fresh'
+type Store = 'memory' | 'redis'
 
-interface ModeResult extends Mode {
-  bare: ClosedRun
-  profile: ClosedRun
-  ratio: number
-  halfRate: number
-  open: LoadResult
-}
+interface MixResult { mix: MixName, bare: ClosedRun, profile: ClosedRun, ratio: number, halfRate: number,
+  open: LoadResult }
 
 const redisUrl = process.env.REDIS_URL !== undefined && process.env.REDIS_URL !== '' ? process.env.REDIS_URL : null
-const MODES: Mode[] = [
-  { interpolate: 'main', workers: 2, store: 'memory' },
-  { interpolate: 'worker', workers: 2, store: 'memory' },
-  { interpolate: 'worker', workers: 1, store: 'memory' },
-  ...(redisUrl !== null ? [{ interpolate: 'main', workers: 2, store: 'redis' } satisfies Mode] : [])
-]
+const STORES: Store[] = ['memory', ...(redisUrl !== null ? ['redis' as const] : [])]
 
-async function measure (mode: Mode, bodies: string[]): Promise<ModeResult> {
+const distinct = profileBodies(points)
+const hot = distinct.slice(0, 1)
+const dir = await mkdtemp(join(tmpdir(), 'aloft-bench-profile-'))
+let seed = 1000
+/** A file of never-seen bodies, one per line; a new seed each time, so no two runs share a body. */
+async function freshFile (): Promise<string> {
+  const next = freshProfileBodies(seed++)
+  const path = join(dir, `fresh-${seed}.txt`)
+  await writeFile(path, Array.from({ length: FRESH_PER_FILE }, next).join('\n') + '\n')
+  return path
+}
+
+async function startProfileServer (store: Store, nodeArgs: string[] = []): Promise<ServerChild> {
   const server = await startServer({
     ALOFT_SOURCE: `mirror:${SAMPLE}`,
-    ALOFT_INTERPOLATE: mode.interpolate,
-    ALOFT_WORKERS: String(mode.workers),
-    ...(mode.store === 'redis' ? { REDIS_URL: redisUrl as string, ALOFT_REDIS_PREFIX: REDIS_PREFIX } : {})
-  })
+    ALOFT_INTERPOLATE: 'main',
+    ALOFT_WORKERS: '2',
+    ...(store === 'redis' ? { REDIS_URL: redisUrl as string, ALOFT_REDIS_PREFIX: REDIS_PREFIX } : {})
+  }, nodeArgs)
+  // decodes the three units every mix reads: later answers are all cached
+  const warm = [...distinct, ...Array.from({ length: 64 }, freshProfileBodies(1))]
+  for (const body of warm) {
+    const first = await postProfile(server.info, body)
+    if (first.status !== 200) throw new Error(`warm-up profile answered ${first.status}: ${JSON.stringify(first.json)}`)
+  }
+  return server
+}
+
+/** Closed loop over a mix; the fresh mix warms up and measures on two files of its own. */
+async function closed (target: Omit<ClosedTarget, 'bodies' | 'bodyFile'>, mix: MixName): Promise<ClosedRun> {
+  const options = { connections, seconds, warmupSeconds }
+  if (mix !== 'fresh') return await closedLoop({ ...target, bodies: mix === 'hot' ? hot : distinct }, options)
+  await closedLoop({ ...target, bodyFile: await freshFile() }, { ...options, seconds: warmupSeconds, warmupSeconds: 0 })
+  return await closedLoop({ ...target, bodyFile: await freshFile() }, { ...options, warmupSeconds: 0 })
+}
+
+async function measureMix (server: ServerChild, mix: MixName): Promise<MixResult> {
+  const headers = { 'content-type': 'application/json', 'x-api-key': server.info.key }
+  const url = `${server.info.aloftUrl}/v1/atmosphere/profile`
+  const bare = await closed({ url: `${server.info.bareUrl}/parse`, method: 'POST',
+    headers: { 'content-type': 'application/json' } }, mix)
+  const profile = await closed({ url, method: 'POST', headers }, mix)
+  const halfRate = Math.max(1, Math.round(profile.rps / 2))
+  const requests: LoadRequest[] = mix === 'fresh'
+    ? [{ kind: 'profile', method: 'POST', url, headers, freshProfileSeed: seed++ }]
+    : (mix === 'hot' ? hot : distinct).map((body) => ({ kind: 'profile', method: 'POST' as const, url, headers, body }))
+  const open = await loadgen({ mode: 'open', rate: halfRate, connections: 64, seconds, warmupSeconds, requests })
+  return { mix, bare, profile, ratio: profile.rps / bare.rps, halfRate, open }
+}
+
+/** CPU per fresh request, room by room, over a closed-loop window of the profile route. */
+async function measureBreakdown (store: Store): Promise<{ requests: number, rows: BreakdownRow[] }> {
+  const server = await startProfileServer(store)
   try {
-    for (const body of bodies) { // decodes the unit's blocks: every later answer is cached
-      const first = await postProfile(server.info, body)
-      if (first.status !== 200) {
-        throw new Error(`warm-up profile answered ${first.status}: ${JSON.stringify(first.json)}`)
-      }
-    }
     const headers = { 'content-type': 'application/json', 'x-api-key': server.info.key }
-    const url = `${server.info.aloftUrl}/v1/atmosphere/profile`
-    const bare = await closedLoop(
-      { url: `${server.info.bareUrl}/`, method: 'GET' },
-      { connections, seconds, warmupSeconds }
-    )
-    const profile = await closedLoop({ url, method: 'POST', headers, bodies }, { connections, seconds, warmupSeconds })
-    const halfRate = Math.max(1, Math.round(profile.rps / 2))
-    const open = await loadgen({
-      mode: 'open', rate: halfRate, connections: 64, seconds, warmupSeconds,
-      requests: bodies.map((body) => ({ kind: 'profile', method: 'POST' as const, url, headers, body }))
-    })
-    return { ...mode, bare, profile, ratio: profile.rps / bare.rps, halfRate, open }
+    const target = { url: `${server.info.aloftUrl}/v1/atmosphere/profile`, method: 'POST' as const, headers }
+    await closedLoop({ ...target, bodyFile: await freshFile() }, { connections, seconds: 1, warmupSeconds: 0 })
+    await fetch(`${server.info.bareUrl}/cpu-profile/start`, { method: 'POST' })
+    const run = await closedLoop({ ...target, bodyFile: await freshFile() },
+      { connections, seconds: breakdownSeconds, warmupSeconds: 0 })
+    const profile = await (await fetch(`${server.info.bareUrl}/cpu-profile/stop`, { method: 'POST' })).json()
+    return { requests: run.requests, rows: breakdown(profile as CpuProfile, run.requests) }
   } finally {
     await server.stop()
   }
 }
 
-/** The bare app answering one profile's response bytes (computed once): what the payload alone costs. */
-async function payloadOnly (body: string): Promise<ClosedRun> {
-  const server = await startServer({ ALOFT_SOURCE: `mirror:${SAMPLE}`, BENCH_SIZED_BODY: body })
-  try {
-    return await closedLoop(
-      { url: `${server.info.bareUrl}/sized`, method: 'GET' },
-      { connections, seconds, warmupSeconds }
-    )
-  } finally {
-    await server.stop()
+const results: Array<{ store: Store, mixes: MixResult[] }> = []
+const breakdowns: Array<{ store: Store, requests: number, rows: BreakdownRow[] }> = []
+try {
+  for (const store of STORES) {
+    const server = await startProfileServer(store)
+    try {
+      const mixes: MixResult[] = []
+      for (const mix of ['hot', 'distinct', 'fresh'] as const) mixes.push(await measureMix(server, mix))
+      results.push({ store, mixes })
+    } finally {
+      await server.stop()
+    }
   }
+  if (withBreakdown) for (const store of STORES) breakdowns.push({ store, ...await measureBreakdown(store) })
+} finally {
+  await rm(dir, { recursive: true, force: true })
 }
 
-const bodies = profileBodies(points)
-const results: ModeResult[] = []
-for (const mode of MODES) results.push(await measure(mode, bodies))
-const sized = await payloadOnly(bodies[0])
-
-const label = (m: Mode): string => `${m.interpolate} ${m.workers} ${m.store}`
 const openErrors = (r: LoadResult): number => Object.entries(r.outcomes)
   .filter(([k]) => !k.endsWith(' 200'))
   .reduce((n, [, v]) => n + v, 0)
-const closedTool = WRK !== null ? 'wrk' : 'bench/loadgen'
-console.log(`profile: cached profiles (${points} distinct bodies in turn) vs the bare polka route, ` +
-  `same server process (${seconds} s each after ${warmupSeconds} s warm-up, ${connections} connections, ` +
-  `${closedTool} closed loop)`)
+console.log(`profile: cached profiles vs a bare polka route reading and parsing the same bodies, same server ` +
+  `process (${seconds} s each after ${warmupSeconds} s warm-up, ${connections} connections, ` +
+  `${WRK !== null ? 'wrk' : 'bench/loadgen'} closed loop; hot = 1 body, distinct = ${points} bodies in turn, ` +
+  'fresh = never the same body twice)')
 console.log(table(
-  [
-    'interpolate workers store', 'bare req/s', 'profile req/s', 'ratio', 'bare p50 ms', 'bare p99 ms', 'profile p50 ms',
-    'profile p99 ms', 'errors'
-  ],
-  results.map((m) => [
-    label(m),
-    int(m.bare.rps),
-    int(m.profile.rps),
-    m.ratio.toFixed(2),
-    ms(m.bare.p50Ms),
-    ms(m.bare.p99Ms),
-    ms(m.profile.p50Ms),
-    ms(m.profile.p99Ms),
-    String(m.bare.errors + m.profile.errors)
-  ])
+  ['store', 'mix', 'bare req/s', 'profile req/s', 'ratio', 'goal', 'profile p50 ms', 'profile p99 ms', 'errors'],
+  results.flatMap(({ store, mixes }) => mixes.map((m) => [
+    store, m.mix, int(m.bare.rps), int(m.profile.rps), m.ratio.toFixed(2),
+    m.mix === 'hot' ? '≥ 0.50' : m.mix === 'fresh' ? '≥ 0.40' : '',
+    ms(m.profile.p50Ms), ms(m.profile.p99Ms), String(m.bare.errors + m.profile.errors)
+  ]))
 ))
 if (redisUrl === null) console.log('(no REDIS_URL: the Redis store was not measured; `npm run bench` provides one)')
-console.log(`\nprofile at half its maximum (open loop, bench/loadgen, latency from the scheduled start, ${seconds} s)`)
+console.log('\nprofile at half its maximum (open loop, bench/loadgen, latency from the scheduled start, ' +
+  `${seconds} s; goal p99 < 5 ms)`)
 console.log(table(
-  [
-    'interpolate workers store', 'rate req/s', 'achieved req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-200',
-    'scheduler lag ms'
-  ],
-  results.map((m) => [
-    label(m),
-    String(m.halfRate),
-    int(m.open.rps),
-    ms(m.open.latencyMs.p50),
-    ms(m.open.latencyMs.p99),
-    ms(m.open.latencyMs.max),
-    String(openErrors(m.open)),
-    ms(m.open.schedulerLagMs)
-  ])
+  ['store', 'mix', 'rate req/s', 'achieved req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-200', 'scheduler lag ms'],
+  results.flatMap(({ store, mixes }) => mixes.map((m) => [
+    store, m.mix, String(m.halfRate), int(m.open.rps), ms(m.open.latencyMs.p50), ms(m.open.latencyMs.p99),
+    ms(m.open.latencyMs.max), String(openErrors(m.open)), ms(m.open.schedulerLagMs)
+  ]))
 ))
-console.log(`\nthe bare polka app answering one profile's response bytes (computed once): ${int(sized.rps)} req/s, ` +
-  `p99 ${ms(sized.p99Ms)} ms — the payload's own cost`)
+for (const b of breakdowns) {
+  console.log(`\nCPU per fresh profile request, ${b.store} store (V8 CPU profile over ${breakdownSeconds} s, ` +
+    `${b.requests} requests; µs of CPU per request, idle left out)`)
+  const total = b.rows.reduce((a, r) => a + r.usPerRequest, 0)
+  console.log(table(['room', 'µs/request', 'share'], [
+    ...b.rows.map((r) => [r.room, r.usPerRequest.toFixed(1), `${(r.share * 100).toFixed(1)} %`]),
+    ['total', total.toFixed(1), '100 %']
+  ]))
+}
 const path = writeResult('profile', {
-  seconds,
-  warmup_seconds: warmupSeconds,
-  connections,
-  points,
+  seconds, warmup_seconds: warmupSeconds, connections, points,
   closed_loop_tool: WRK !== null ? 'wrk' : 'loadgen',
-  modes: results,
-  payload_only: sized
+  stores: results,
+  ...(withBreakdown ? { breakdown: breakdowns } : {})
 })
 console.log(`\n→ ${path}`)
+if (withBreakdown) {
+  const detail = writeResult('profile-breakdown', { breakdown_seconds: breakdownSeconds, connections, breakdowns })
+  console.log(`→ ${detail}`)
+}

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Session } from 'node:inspector/promises'
 import polka from 'polka'
 import { loadConfig } from '../src/config.js'
 import { startService } from '../src/service.js'
@@ -33,11 +34,39 @@ const sized = sizedRequest === undefined || service.profiles === undefined
   ? null
   : JSON.stringify(await service.profiles.profile(JSON.parse(sizedRequest) as AtmosphereRequest, account.id))
 
+const profiler = new Session()
+profiler.connect()
+
 const bare = polka()
   .get('/', (_req, res) => {
     res.setHeader('Content-Type', 'application/json')
     res.setHeader('Content-Length', Buffer.byteLength(OK))
     res.end(OK)
+  })
+  // the floor of a JSON POST: read the body, parse it, answer
+  .post('/parse', (req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown
+      const body = parsed === null ? '{"ok":false}' : OK
+      res.setHeader('Content-Type', 'application/json')
+      res.setHeader('Content-Length', Buffer.byteLength(body))
+      res.end(body)
+    })
+  })
+  // a CPU profile of this process (the V8 sampler, as --cpu-prof takes it) over a window the
+  // benchmark chooses: started after the warm-up, stopped after the load (bench/breakdown.ts)
+  .post('/cpu-profile/start', async (_req, res) => {
+    await profiler.post('Profiler.enable')
+    await profiler.post('Profiler.setSamplingInterval', { interval: 100 })
+    await profiler.post('Profiler.start')
+    res.end('{}')
+  })
+  .post('/cpu-profile/stop', async (_req, res) => {
+    const { profile } = await profiler.post('Profiler.stop')
+    res.setHeader('Content-Type', 'application/json')
+    res.end(JSON.stringify(profile))
   })
   .get('/sized', (_req, res) => {
     if (sized === null) { res.statusCode = 404; res.end(); return }

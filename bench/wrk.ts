@@ -2,7 +2,7 @@
 // less overhead per request than any Node client. A Lua script sets the request and prints
 // wrk's own summary as one JSON line. Falls back to bench/loadgen (closed loop) when absent.
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -28,6 +28,8 @@ export interface ClosedTarget {
   body?: string
   /** Bodies sent in turn (one per request), instead of `body`. */
   bodies?: string[]
+  /** A file of bodies, one per line, sent in order (for mixes too large to inline in the script). */
+  bodyFile?: string
 }
 
 const lua = (s: string): string => JSON.stringify(s) // a JSON string is a valid Lua string here (ASCII)
@@ -45,6 +47,12 @@ function script (t: ClosedTarget): string {
     lines.push('local prepared = {}\nlocal turn = 0')
     lines.push('init = function(args)\n' +
       '  for k, b in ipairs(bodies) do prepared[k] = wrk.format(nil, nil, nil, b) end\nend')
+    lines.push('request = function()\n  turn = turn % #prepared + 1\n  return prepared[turn]\nend')
+  }
+  if (t.bodyFile !== undefined) {
+    lines.push('local prepared = {}\nlocal turn = 0')
+    lines.push(`init = function(args)\n  for b in io.lines(${lua(t.bodyFile)}) do\n` +
+      '    prepared[#prepared + 1] = wrk.format(nil, nil, nil, b)\n  end\nend')
     lines.push('request = function()\n  turn = turn % #prepared + 1\n  return prepared[turn]\nend')
   }
   for (const [k, v] of Object.entries(t.headers ?? {})) lines.push(`wrk.headers[${lua(k)}] = ${lua(v)}`)
@@ -89,6 +97,10 @@ async function wrk (t: ClosedTarget, connections: number, seconds: number): Prom
   }
 }
 
+function fileLines (path: string): string[] {
+  return readFileSync(path, 'utf8').split('\n').filter((l) => l !== '')
+}
+
 /** Maximum throughput against one target: wrk when installed, else bench/loadgen closed loop. */
 export async function closedLoop (
   t: ClosedTarget,
@@ -104,7 +116,7 @@ export async function closedLoop (
     connections: options.connections,
     seconds: options.seconds,
     warmupSeconds: options.warmupSeconds,
-    requests: (t.bodies ?? [t.body]).map((body) => ({
+    requests: (t.bodyFile !== undefined ? fileLines(t.bodyFile) : t.bodies ?? [t.body]).map((body) => ({
       kind: 'target', url: t.url, method: t.method, headers: t.headers, body
     }))
   })

@@ -65,7 +65,8 @@ t.test('the explorer in Chromium', { skip: skip ?? false }, async (t) => {
     t.equal(await p.page.getAttribute('#p-time', 'max'), '2020-08-29T06:00', '… and the last')
     t.ok(await p.page.$('svg.map path.land'), 'coastlines drawn from the bundled Natural Earth data')
     const unlabelled = await p.page.$$eval('input, select', (els) =>
-      els.filter((e) => ((e as HTMLInputElement).labels?.length ?? 0) === 0).map((e) => e.id))
+      els.filter((e) => ((e as unknown as { labels?: { length: number } }).labels?.length ?? 0) === 0)
+        .map((e) => e.id))
     t.same(unlabelled, [], 'every input has a label')
     t.same(p.errors, [], 'no console errors')
   })
