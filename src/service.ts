@@ -71,7 +71,9 @@ function dataPath (config: Config, store: AccountStore, logger: Logger, metrics:
   })
   const samples = new SamplesEngine({ source, field, store, registry: metrics.registry,
     maxUnits: config.samplesMaxUnits, workerThreshold: config.samplesWorkerThreshold })
-  const profiles = new ProfileService({ source, field, interpolateIn: config.interpolateIn })
+  const profiles = new ProfileService({
+    source, field, interpolateIn: config.interpolateIn, registry: metrics.registry
+  })
   const trajectories = new TrajectoryService({ engine: samples, source })
   return { source, field, profiles, samples, trajectories }
 }

@@ -5,7 +5,7 @@ import {
   type KeyRecord, type RateDecision, type Reservation, UnknownAccountError
 } from './store.js'
 import { allowanceState, checkLimits, clockMs, gcra, type Gcra, gcraStep, rateDecision, utcDay } from './limits.js'
-import { hashSecret, looksLikeSecret, newId, newSecret, sameHash } from './secrets.js'
+import { hashSecret, looksLikeSecret, newId, newSecret } from './secrets.js'
 
 interface StoredKey { record: KeyRecord, hash: string, seq: number }
 
@@ -69,11 +69,15 @@ export class MemoryStore implements AccountStore {
   }
 
   async authenticate (secret: string): Promise<Authentication> {
+    return this.authenticateNow(secret)
+  }
+
+  private authenticateNow (secret: string): Authentication {
     if (!looksLikeSecret(secret)) return { ok: false, reason: 'invalid_api_key' }
-    const hash = hashSecret(secret)
-    const keyId = this.keyByHash.get(hash)
+    // Found by its hash, the key's hash is equal: no second comparison (and the raw secret is never kept).
+    const keyId = this.keyByHash.get(hashSecret(secret))
     const key = keyId === undefined ? undefined : this.keys.get(keyId)
-    if (key === undefined || !sameHash(key.hash, hash)) return { ok: false, reason: 'invalid_api_key' }
+    if (key === undefined) return { ok: false, reason: 'invalid_api_key' }
     if (key.record.revoked_at !== null) return { ok: false, reason: 'revoked_api_key' }
     return { ok: true, account_id: key.record.account_id, key_id: key.record.id }
   }
@@ -101,6 +105,10 @@ export class MemoryStore implements AccountStore {
   }
 
   async takeRequest (accountId: string, nowMs?: number, cost = 1): Promise<RateDecision> {
+    return this.takeRequestNow(accountId, nowMs, cost)
+  }
+
+  private takeRequestNow (accountId: string, nowMs?: number, cost = 1): RateDecision {
     const nowUs = clockMs(nowMs) * 1000
     const step = gcraStep(this.gcra, this.tats.get(accountId) ?? null, nowUs, cost)
     if (step.allowed) this.tats.set(accountId, step.tat)
@@ -108,8 +116,12 @@ export class MemoryStore implements AccountStore {
   }
 
   async admit (secret: string, nowMs?: number): Promise<Admission> {
-    const auth = await this.authenticate(secret)
-    return auth.ok ? { ...auth, rate: await this.takeRequest(auth.account_id, nowMs) } : auth
+    return this.admitNow(secret, nowMs)
+  }
+
+  admitNow (secret: string, nowMs?: number): Admission {
+    const auth = this.authenticateNow(secret)
+    return auth.ok ? { ...auth, rate: this.takeRequestNow(auth.account_id, nowMs) } : auth
   }
 
   async ping (): Promise<void> {}

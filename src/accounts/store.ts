@@ -106,6 +106,8 @@ export interface AccountStore {
    * trip on Redis): what every profile request does first.
    */
   admit (secret: string, nowMs?: number): Promise<Admission>
+  /** The same, answered at once, by a store with nothing remote to wait for (no promise per request). */
+  admitNow?: (secret: string, nowMs?: number) => Admission
   /** Resolves when the store answers; rejects with StoreUnavailableError otherwise. */
   ping (): Promise<void>
   /** What an operator should know about the store now (e.g. a Redis that persists nothing). */

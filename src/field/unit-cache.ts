@@ -14,9 +14,15 @@ export class UnitCache<V extends Sized> {
   readonly #entries = new Map<string, V>() // insertion order = recency order
   readonly #loading = new Map<string, Promise<V>>()
   #bytes = 0
+  #generation = 0
   readonly stats: CacheStats = { hits: 0, misses: 0, evictions: 0, bytes: 0, entries: 0 }
 
   constructor (readonly budgetBytes: number, private readonly onEvict?: (key: string, value: V) => void) {}
+
+  /** Changes whenever a unit is stored, replaced or evicted. */
+  get generation (): number {
+    return this.#generation
+  }
 
   has (key: string): boolean {
     return this.#entries.has(key)
@@ -57,6 +63,7 @@ export class UnitCache<V extends Sized> {
   }
 
   set (key: string, value: V): void {
+    this.#generation++
     const old = this.#entries.get(key)
     if (old !== undefined) {
       this.#entries.delete(key)

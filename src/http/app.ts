@@ -10,7 +10,8 @@ import { validate } from '../contract/validate.js'
 import { buildOpenApi } from '../contract/openapi.js'
 import { compileSerializer, type Serializer } from '../contract/serialize.js'
 import { HttpProblem, problemBody, sendProblem } from './problem.js'
-import { ClientGoneError, readJsonBody } from './body.js'
+import { ClientGoneError, parseJsonBytes, readJsonBytes } from './body.js'
+import type { ResponseCache } from '../profile/response-cache.js'
 import { admit, authenticate, checkAdmin } from './auth.js'
 import type { AloftRequest, AppDeps, Handlers, Reply } from './context.js'
 import { accountHandlers } from './routes/accounts.js'
@@ -48,6 +49,8 @@ export function createApp (deps: AppDeps): App {
     ...explorerHandlers()
   }
   const matchers = routes.map((r) => ({ route: r, pattern: parsePattern(r.path).pattern }))
+  /** Routes whose answers to exact repeats are kept, by operation id. */
+  const repeats: Record<string, ResponseCache | undefined> = { get_atmospheric_profile: deps.profiles?.responses }
   let inFlight = 0
 
   const app: App = {
@@ -150,6 +153,7 @@ export function createApp (deps: AppDeps): App {
     }
     const serialize = route.success.schema === undefined ? JSON.stringify : compileSerializer(route.success.schema)
     const method = route.method.toLowerCase() as 'get' | 'post' | 'delete'
+    const kept = repeats[route.operationId]
     router[method](route.path, async (req, res) => {
       req.routeId = route.operationId
       if (route.cors) res.setHeader('Access-Control-Allow-Origin', '*')
@@ -162,11 +166,26 @@ export function createApp (deps: AppDeps): App {
         checkAdmin(req, config.adminToken as string)
       }
       let body: unknown
+      let bytes: Buffer | undefined
+      let generation = 0
       // a route taking other media types than JSON reads and checks its body itself
-      if (route.body !== undefined && route.body.mediaTypes === undefined) body = await readBody(req, route.body)
+      if (route.body !== undefined && route.body.mediaTypes === undefined) {
+        bytes = await readJsonBytes(req, route.body.limitBytes)
+        if (kept !== undefined && bytes !== undefined) {
+          const answer = kept.get(bytes)
+          if (answer !== undefined) {
+            sendBytes(res, route.success.status, 'application/json', answer)
+            return
+          }
+          generation = kept.generation()
+        }
+        body = checkBody(parseJsonBytes(bytes), route.body)
+      }
       // `body` is what the route's schema validated: the body type its handler declares.
       const reply = await handle({ req, res, body: body as never, accountId, params: req.params })
-      if (reply.streamed !== true) send(res, reply, route.success.status, serialize)
+      if (reply.streamed === true) return
+      const answer = send(res, reply, route.success.status, serialize)
+      if (reply.sharable === true && kept !== undefined && bytes !== undefined) kept.set(bytes, answer, generation)
     })
   }
 
@@ -177,8 +196,7 @@ export function createApp (deps: AppDeps): App {
 }
 
 /** The validated JSON body of a route that takes one. */
-async function readBody (req: AloftRequest, spec: NonNullable<RouteSpec['body']>): Promise<unknown> {
-  const raw = await readJsonBody(req, spec.limitBytes)
+function checkBody (raw: unknown, spec: NonNullable<RouteSpec['body']>): unknown {
   if (raw === undefined) {
     throw new HttpProblem('invalid_request', {
       detail: 'A JSON body is required.', errors: [{ loc: ['body'], msg: 'Field required', type: 'missing' }]
@@ -198,13 +216,19 @@ function internalError (requestId: string): HttpProblem {
   return new HttpProblem('internal_error', { detail: `Something failed inside aloft; quote request id ${requestId}.` })
 }
 
-function send (res: ServerResponse, reply: Reply, defaultStatus: number, serialize: Serializer): void {
+/** Writes the reply; returns the bytes sent. */
+function send (res: ServerResponse, reply: Reply, defaultStatus: number, serialize: Serializer): Buffer {
   const payload = reply.mediaType === undefined ? serialize(reply.body) : String(reply.body)
-  res.statusCode = reply.status ?? defaultStatus
   if (reply.headers !== undefined) for (const name in reply.headers) res.setHeader(name, String(reply.headers[name]))
-  res.setHeader('Content-Type', reply.mediaType ?? 'application/json')
   // Encoded once: Buffer.byteLength then end(string) would flatten and walk the text twice.
   const bytes = Buffer.from(payload, 'utf8')
+  sendBytes(res, reply.status ?? defaultStatus, reply.mediaType ?? 'application/json', bytes)
+  return bytes
+}
+
+function sendBytes (res: ServerResponse, status: number, mediaType: string, bytes: Buffer): void {
+  res.statusCode = status
+  res.setHeader('Content-Type', mediaType)
   res.setHeader('Content-Length', bytes.length)
   res.end(bytes)
 }

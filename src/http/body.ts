@@ -95,6 +95,11 @@ export function readLimited (req: IncomingMessage, limit: number): Promise<Buffe
  * missing). Non-finite numbers (e.g. 1e400) are refused here: JSON.parse would make them Infinity.
  */
 export async function readJsonBody (req: IncomingMessage, limitBytes: number): Promise<unknown> {
+  return parseJsonBytes(await readJsonBytes(req, limitBytes))
+}
+
+/** A JSON body's bytes as sent (media type and size checked), or `undefined` when there is none. */
+export async function readJsonBytes (req: IncomingMessage, limitBytes: number): Promise<Buffer | undefined> {
   const contentType = req.headers['content-type']
   const hasBody = (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') ||
     req.headers['transfer-encoding'] !== undefined
@@ -109,7 +114,12 @@ export async function readJsonBody (req: IncomingMessage, limitBytes: number): P
       { detail: `Content-Type ${shown} is not accepted; send application/json (UTF-8).` })
   }
   const bytes = await readLimited(req, limitBytes)
-  if (bytes.length === 0) return undefined
+  return bytes.length === 0 ? undefined : bytes
+}
+
+/** The parsed body (UTF-8, depth and finite numbers checked), or `undefined` for no body. */
+export function parseJsonBytes (bytes: Buffer | undefined): unknown {
+  if (bytes === undefined) return undefined
   if (!isUtf8(bytes)) throw new HttpProblem('invalid_json', { detail: 'The body is not valid UTF-8.' })
   if (nestsDeeperThan(bytes, MAX_JSON_DEPTH)) {
     throw new HttpProblem('invalid_request', {

@@ -27,6 +27,8 @@ export interface Reply {
   headers?: Record<string, string | number>
   /** The handler has written the whole answer itself (a streamed route). */
   streamed?: true
+  /** The same answer for every caller sending these body bytes: it may be kept for exact repeats. */
+  sharable?: boolean
 }
 
 export interface HandlerContext<Body = unknown> {

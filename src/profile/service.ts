@@ -8,6 +8,13 @@ import type { AtmosphereRequest, AtmosphereResponse } from '../contract/schemas.
 import { isoTime, type Source } from '../source/index.js'
 import { UnusableUnitError, type Field } from '../field/index.js'
 import { interpolateInWorker } from './task.js'
+import { ResponseCache } from './response-cache.js'
+import { Gauge, type Registry } from 'prom-client'
+
+/** Answers kept for exact repeats: enough for tens of thousands of typical answers. */
+export const RESPONSE_CACHE_BYTES = 32 * 1024 * 1024
+/** How long a kept answer may be served without a resolve (see ResponseCache). */
+export const RESPONSE_CACHE_MAX_AGE_MS = 30_000
 
 export type InterpolateIn = 'worker' | 'main'
 
@@ -15,6 +22,8 @@ export interface ProfileServiceOptions {
   source: Source
   field: Field
   interpolateIn: InterpolateIn
+  /** Where the kept answers' figures are published. */
+  registry?: Registry
 }
 
 /** A refusal of the profile path, in the vocabulary of the contract's problem codes. */
@@ -31,12 +40,48 @@ export class ProfileError extends Error {
 
 export class ProfileService {
   readonly #options: ProfileServiceOptions
+  /** Answers to exact repeats (the HTTP route consults it with the raw body). */
+  readonly responses: ResponseCache
 
   constructor (options: ProfileServiceOptions) {
     this.#options = options
+    this.responses = new ResponseCache({
+      maxBytes: RESPONSE_CACHE_BYTES, maxAgeMs: RESPONSE_CACHE_MAX_AGE_MS, generation: () => this.generation()
+    })
+    if (options.registry !== undefined) {
+      const { responses } = this
+      /* eslint-disable no-new -- a collected gauge registers itself */
+      new Gauge({
+        name: 'aloft_profile_repeat_lookups', help: 'Profile requests looked up among the answers kept for exact ' +
+          'repeats, by result (hit, miss), since start', labelNames: ['result'], registers: [options.registry],
+        collect () {
+          this.set({ result: 'hit' }, responses.stats.hits)
+          this.set({ result: 'miss' }, responses.stats.misses)
+        }
+      })
+      new Gauge({
+        name: 'aloft_profile_repeat_bytes', help: 'Bytes of profile answers kept for exact repeats',
+        registers: [options.registry], collect () { this.set(responses.bytes) }
+      })
+      /* eslint-enable no-new */
+    }
+  }
+
+  /** Changes whenever any answer could (the source's listings and units, the decoded units). */
+  generation (): number {
+    return this.#options.source.generation() + this.#options.field.cache.generation
   }
 
   async profile (request: AtmosphereRequest, accountId: string): Promise<AtmosphereResponse> {
+    return (await this.answer(request, accountId)).response
+  }
+
+  /**
+   * The profile, and whether it is the same for every caller (the newest run's unit was cached,
+   * nothing substituted): only such answers may be kept for repeats.
+   */
+  async answer (request: AtmosphereRequest, accountId: string): Promise<{ response: AtmosphereResponse,
+    sharable: boolean }> {
     const { source, field } = this.#options
     const time = new Date(request.time)
     const deadline = source.deadline()
@@ -69,7 +114,8 @@ export class ProfileService {
         `The source column at this point cannot be used: ${result.detail}.`)
     }
     const validTime = unit.run.getTime() + unit.step * 3_600_000
-    return {
+    const sharable = resolution.cached && resolution.substitution === null
+    const response: AtmosphereResponse = {
       latitude: request.latitude,
       longitude: request.longitude,
       requested_time: isoTime(time.getTime()),
@@ -93,5 +139,6 @@ export class ProfileService {
         ...PROVENANCE_DEFAULTS
       }
     }
+    return { response, sharable }
   }
 }

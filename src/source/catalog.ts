@@ -60,6 +60,7 @@ export interface CatalogOptions {
 interface Loaded<T> { value: T, at: number }
 
 export class Catalog {
+  #generation = 0
   private days: Loaded<string[]> | null = null
   private readonly dayEntries = new Map<string, Loaded<RunStep[]>>()
   private readonly loading = new Map<string, Promise<unknown>>()
@@ -112,8 +113,17 @@ export class Catalog {
     return lists.flat()
   }
 
+  /**
+   * Changes whenever what the catalog answers could change: a listing that differs from the last,
+   * a pair marked missing or back, everything dropped. Answers kept for repeats check it.
+   */
+  get generation (): number {
+    return this.#generation
+  }
+
   /** Remember briefly that upstream lacks this pair, and forget its listings so they refresh. */
   markMissing (rs: RunStep): void {
+    this.#generation++
     this.missing.set(`${rs.run}/${rs.step}`, this.now() + this.missingMs)
     this.days = null
     this.dayEntries.delete(dayText(rs.run))
@@ -125,11 +135,13 @@ export class Catalog {
     if (until === undefined) return false
     if (until > this.now()) return true
     this.missing.delete(key)
+    this.#generation++
     return false
   }
 
   /** Drop every listing (the next use lists again). */
   invalidate (): void {
+    this.#generation++
     this.days = null
     this.dayEntries.clear()
   }
@@ -140,7 +152,10 @@ export class Catalog {
 
   private async listDays (): Promise<string[]> {
     if (this.fresh(this.days)) return this.days.value
+    // (a stale listing, kept to tell whether the new one differs)
+    const previous = this.days as Loaded<string[]> | null
     const value = await this.once('days', async () => [...await this.discovery.listDays()].sort())
+    if (previous === null || previous.value.join() !== value.join()) this.#generation++
     this.days = { value, at: this.now() }
     return value
   }
@@ -148,7 +163,9 @@ export class Catalog {
   private async day (day: string): Promise<RunStep[]> {
     const loaded = this.dayEntries.get(day)
     if (this.fresh(loaded)) return loaded.value
+    const previous = loaded as Loaded<RunStep[]> | undefined
     const value = await this.once(`day:${day}`, async () => await this.discovery.listDay(day))
+    if (previous === undefined || !sameEntries(previous.value, value)) this.#generation++
     this.dayEntries.set(day, { value, at: this.now() })
     return value
   }
@@ -161,4 +178,8 @@ export class Catalog {
     this.loading.set(key, p)
     return await p
   }
+}
+
+function sameEntries (a: RunStep[], b: RunStep[]): boolean {
+  return a.length === b.length && a.every((e, k) => e.run === b[k].run && e.step === b[k].step)
 }

@@ -31,6 +31,8 @@ export class DiskCache {
    */
   private readonly entries = new Map<string, Entry>()
   private total = 0
+  /** Changes whenever a unit is stored or removed (see Catalog.generation). */
+  generation = 0
   private indexed: Promise<void> | null = null
 
   /** `maxBytes`: the bound on the bytes of units kept (records are not counted). */
@@ -142,6 +144,7 @@ export class DiskCache {
   }
 
   private remember (key: string, bytes: number): void {
+    this.generation++
     this.forget(key)
     this.entries.set(key, { bytes })
     this.total += bytes
@@ -150,6 +153,7 @@ export class DiskCache {
   private forget (key: string): void {
     const old = this.entries.get(key)
     if (old === undefined) return
+    this.generation++
     this.entries.delete(key)
     this.total -= old.bytes
   }

@@ -83,6 +83,11 @@ export interface SourceInternals {
   closeLocks?: () => Promise<void>
 }
 
+/** Instants whose time choice is kept (a bound on memory, not a cache size that matters). */
+const TIME_CHOICES = 4096
+/** How long a kept time choice is used before the catalog is asked again. */
+const TIME_CHOICE_MS = 5000
+
 export class Source {
   readonly catalog: Catalog
   private readonly fetcher: Fetcher
@@ -95,6 +100,8 @@ export class Source {
   private readonly maxStepHours: number
   private isCachedByCaller: (unitKey: string) => boolean
   private levelsSeen: number[] | null = null
+  private readonly timeChoices = new Map<number, { choice: ReturnType<typeof chooseTime>, generation: number,
+    until: number }>()
   private readonly closeLocks: () => Promise<void>
 
   constructor (o: SourceInternals) {
@@ -121,6 +128,14 @@ export class Source {
   }
 
   /** Cached in the caller's decoded cache or in our raw disk cache. */
+  /**
+   * Changes whenever a resolution could come out differently: the catalog's listings or misses,
+   * or the units held on disk. (The sum of two counters that only grow.)
+   */
+  generation (): number {
+    return this.catalog.generation + this.disk.generation
+  }
+
   isCached (unitKey: string): boolean {
     return this.isCachedByCaller(unitKey) || this.disk.has(unitKey)
   }
@@ -172,8 +187,7 @@ export class Source {
           `${grid.south}..${grid.north}, longitude ${normalizeLongitude(grid.west)}..${normalizeLongitude(grid.east)})`
       })
     }
-    const entries = await this.discover(async () => await this.catalog.around(time.getTime(), this.maxOffsetMs))
-    const choice = chooseTime(entries, time.getTime(), this.maxOffsetMs)
+    const choice = await this.timeChoice(time.getTime())
     // the catalog's runs for the chosen valid time, newest first, then any older run still in a
     // cache (the catalog may not have listed its day): a cached unit in either upstream counts
     const listed = new Set(choice.candidates.map((c) => c.run))
@@ -339,6 +353,23 @@ export class Source {
 
   private async grid (): Promise<LatLonGrid> {
     return await this.discover(async () => await this.adapter.grid())
+  }
+
+  /**
+   * The time rule's choice for an instant, kept per instant while the catalog's generation holds
+   * and for at most TIME_CHOICE_MS, so listings still refresh on their schedule: the catalog
+   * walk is the costliest part of resolving a cached profile. Refusals are not kept.
+   */
+  private async timeChoice (t: number): Promise<ReturnType<typeof chooseTime>> {
+    const kept = this.timeChoices.get(t)
+    const now = Date.now()
+    if (kept !== undefined && kept.generation === this.catalog.generation && kept.until > now) return kept.choice
+    const entries = await this.discover(async () => await this.catalog.around(t, this.maxOffsetMs))
+    const generation = this.catalog.generation // after the listing: a listing that changed it is included
+    const choice = chooseTime(entries, t, this.maxOffsetMs)
+    if (this.timeChoices.size >= TIME_CHOICES) this.timeChoices.clear()
+    this.timeChoices.set(t, { choice, generation, until: now + TIME_CHOICE_MS })
+    return choice
   }
 
   /** Discovery failures become source_busy (503): the catalog cannot be read right now. */

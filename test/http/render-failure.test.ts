@@ -19,7 +19,7 @@ t.test('a problem that cannot be rendered becomes a logged 500 problem', async (
   const account = await store.createAccount('a')
   const { secret } = await store.createKey(account.id, 'k')
   // a source_busy without its Retry-After: the renderer refuses it (every 503 must carry one)
-  const profiles = { profile: async () => { throw new SourceError('source_busy', { detail: 'no retry hint' }) } }
+  const profiles = { answer: async () => { throw new SourceError('source_busy', { detail: 'no retry hint' }) } }
   const app = createApp({
     config: loadConfig({ ALOFT_LOG_LEVEL: 'info' }), store, logger, metrics: createMetrics({ defaultMetrics: false }),
     profiles: profiles as unknown as ProfileService

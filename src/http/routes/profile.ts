@@ -18,7 +18,8 @@ export function profileHandlers (deps: AppDeps): Handlers {
         })
       }
       try {
-        return { body: await deps.profiles.profile(body, accountId) }
+        const { response, sharable } = await deps.profiles.answer(body, accountId)
+        return { body: response, sharable }
       } catch (err) {
         throw dataProblem(err)
       }

@@ -1,0 +1,92 @@
+// Answers kept for exact repeats: served only for the same bytes, under the same data generation,
+// within their age; bounded in bytes; the key and the rate limit still checked for every request.
+import t from 'tap'
+import { ResponseCache } from '../../src/profile/response-cache.js'
+import { startTestService } from '../helpers/service.js'
+
+const body = (s: string): Buffer => Buffer.from(s)
+
+t.test('the cache alone', async (t) => {
+  let generation = 1
+  let now = 0
+  const cache = new ResponseCache({ maxBytes: 1000, maxAgeMs: 100, generation: () => generation, now: () => now })
+
+  t.test('an answer is served for the very same bytes only', async (t) => {
+    cache.set(body('{"a":1}'), body('answer'), generation)
+    t.same(cache.get(body('{"a":1}')), body('answer'))
+    t.equal(cache.get(body('{"a": 1}')), undefined, 'the same JSON written differently is another request')
+  })
+
+  t.test('a new data generation retires every kept answer', async (t) => {
+    cache.set(body('{"b":1}'), body('answer'), generation)
+    generation++
+    t.equal(cache.get(body('{"b":1}')), undefined)
+  })
+
+  t.test('an answer computed under an older generation is not kept', async (t) => {
+    const before = generation
+    generation++
+    cache.set(body('{"c":1}'), body('answer'), before)
+    t.equal(cache.get(body('{"c":1}')), undefined)
+  })
+
+  t.test('an answer is served until its age runs out', async (t) => {
+    cache.set(body('{"d":1}'), body('answer'), generation)
+    now += 99
+    t.ok(cache.get(body('{"d":1}')))
+    now += 1
+    t.equal(cache.get(body('{"d":1}')), undefined)
+  })
+
+  t.test('the byte bound holds, least recently used out first', async (t) => {
+    const answer = Buffer.alloc(200)
+    for (let k = 0; k < 10; k++) cache.set(body(`{"e":${k}}`), answer, generation)
+    t.ok(cache.bytes <= 1000, `${cache.bytes} bytes kept`)
+    t.equal(cache.get(body('{"e":0}')), undefined, 'the oldest went first')
+    t.ok(cache.get(body('{"e":9}')), 'the newest stayed')
+    cache.set(body('{"big":1}'), Buffer.alloc(2000), generation)
+    t.equal(cache.get(body('{"big":1}')), undefined, 'an answer larger than the bound is not kept')
+  })
+})
+
+const PROFILE = JSON.stringify({
+  latitude: 52.23, longitude: 21.01, time: '2020-08-04T18:00:00Z', altitudes_m: [300, 1000], altitude_reference: 'agl'
+})
+
+async function post (url: string, key: string, text: string): Promise<{ status: number, text: string }> {
+  const res = await fetch(`${url}/v1/atmosphere/profile`, {
+    method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: text
+  })
+  return { status: res.status, text: await res.text() }
+}
+
+t.test('over HTTP', async (t) => {
+  const svc = await startTestService(t, { env: { ALOFT_RATE_PER_SECOND: '0.01', ALOFT_RATE_BURST: '4' } })
+  const { key } = await svc.newAccount()
+  const cache = svc.profiles!.responses
+
+  const cold = await post(svc.url, key, PROFILE)
+  t.equal(cold.status, 200)
+  t.equal(cache.size, 0, 'an answer that had to fetch is not kept (another account might not be allowed to)')
+  const first = await post(svc.url, key, PROFILE)
+  t.equal(first.status, 200)
+  t.equal(cache.size, 1, 'an answer from cached data is kept')
+  const hits = cache.stats.hits
+  const again = await post(svc.url, key, PROFILE)
+  t.equal(again.status, 200)
+  t.equal(again.text, first.text, 'a repeat gets the same bytes')
+  t.equal(cache.stats.hits, hits + 1, '… from the kept answer')
+
+  t.equal((await post(svc.url, 'aloft_' + 'x'.repeat(43), PROFILE)).status, 401, 'a bad key is refused all the same')
+
+  svc.source!.catalog.invalidate()
+  const afterListing = await post(svc.url, key, PROFILE)
+  t.equal(afterListing.status, 200)
+  t.equal(cache.stats.hits, hits + 1, 'a catalog change retires the kept answer: computed again')
+  t.equal(afterListing.text, first.text, 'to the same answer, here')
+
+  const limited = await post(svc.url, key, PROFILE)
+  t.equal(limited.status, 429, 'the rate limit still counts repeats (burst of 4 spent)')
+  const metrics = await (await fetch(`${svc.url}/metrics`)).text()
+  t.match(metrics, /aloft_profile_repeat_lookups\{result="hit"\} [1-9]/)
+})
