@@ -15,13 +15,13 @@ export function createMetrics (options: { defaultMetrics?: boolean } = {}): Metr
     registry,
     httpRequests: new Counter({
       name: 'aloft_http_requests_total',
-      help: 'HTTP requests answered, by route (operation id), method and status',
+      help: 'HTTP requests answered, by route (operation id; unmatched: no operation), method and status',
       labelNames: ['route', 'method', 'status'],
       registers: [registry]
     }),
     httpDuration: new Histogram({
       name: 'aloft_http_request_duration_seconds',
-      help: 'Time from request to response end, by route (operation id), method and status',
+      help: 'Time from request to response end, by route (operation id; unmatched: no operation), method and status',
       labelNames: ['route', 'method', 'status'],
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry]

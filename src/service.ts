@@ -5,13 +5,14 @@ import { createStore, type AccountStore } from './accounts/index.js'
 import type { Config } from './config.js'
 import { createLogger, type Logger } from './logger.js'
 import { createMetrics, type Metrics } from './metrics.js'
-import { createSource, type Source } from './source/index.js'
+import { createSource, mirrorDirectoryProblem, type Source } from './source/index.js'
 import { Field, createPool } from './field/index.js'
 import { ProfileService } from './profile/service.js'
 import { SamplesEngine } from './samples/engine.js'
 import { TrajectoryService } from './trajectory/service.js'
 import { createApp, type App } from './http/app.js'
 import { listen } from './http/server.js'
+import { StartupError, listenFailure } from './startup-error.js'
 
 export interface RunningService {
   app: App
@@ -87,7 +88,20 @@ function dataParts (
   }
 }
 
+/** A mirror directory must hold GFS files before anything starts (a URL is the readiness check's). */
+async function checkSource (config: Config): Promise<void> {
+  const s = config.source
+  if (s.kind !== 'mirror' || /^https?:\/\//.test(s.location)) return
+  const problem = await mirrorDirectoryProblem(s.location)
+  if (problem !== null) throw new StartupError('source_unusable', `ALOFT_SOURCE: ${problem}`)
+}
+
+/**
+ * Starts everything and listens. What the operator must fix (a busy port, a wrong mirror path)
+ * is a StartupError; anything else thrown is a bug.
+ */
 export async function startService (config: Config, options: StartOptions = {}): Promise<RunningService> {
+  if (options.dataPath !== false) await checkSource(config)
   const logger = options.logger ?? createLogger(config.logLevel)
   const metrics = options.metrics ?? createMetrics()
   const store = options.store ?? createStore({
@@ -108,7 +122,7 @@ export async function startService (config: Config, options: StartOptions = {}):
   } catch (err) {
     await closeData()
     await store.close()
-    throw err
+    throw listenFailure(err, config.host, config.port) ?? err
   }
   logger.info({ url: http.url, store: store.kind, source: config.source.kind }, 'aloft listening')
 

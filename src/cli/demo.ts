@@ -1,43 +1,72 @@
 // `aloft demo` (npm run demo): the service offline on the bundled real 2020 GFS sample
-// (data/sample, served as a mirror), with the in-memory store and an account made at start.
-import { fileURLToPath } from 'node:url'
+// (data/sample, served as a mirror), with the in-memory store, an account made at start and an
+// operator token for this run, so every curl of the README works against it.
+import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startService } from '../service.js'
-import { configOrExplain, serveUntilSignal } from './serve.js'
+import { validTimesOf } from '../source/index.js'
+import { wantsHelp } from './help.js'
+import { EXIT_CODES, exitCodesText } from './exit-codes.js'
+import { packageRoot } from './package.js'
+import { configOrExplain, serveUntilSignal, startOrExplain } from './serve.js'
 
-/** The sample ships beside dist/ and src/ alike. */
-function sampleDir (): string {
-  const here = import.meta.url
-  return fileURLToPath(new URL(here.includes('/dist/') ? '../../../data/sample' : '../../data/sample', here))
-}
+const USAGE = `usage: aloft demo
+
+Serves the bundled real GFS sample (data/sample) offline on http://127.0.0.1:8080 with the
+in-memory store, creates an account and prints its API key, an operator token for this run
+(ALOFT_ADMIN_TOKEN, unless set already) and the valid times the sample holds. PORT and HOST may
+be set in the environment. Ctrl-C stops it.
+
+exit codes:
+${exitCodesText()}`
+
+/** Valid times printed per line. */
+const TIMES_PER_LINE = 3
 
 export async function run (args: string[]): Promise<number> {
+  if (wantsHelp(args)) {
+    console.log(USAGE)
+    return EXIT_CODES.ok.code
+  }
   if (args.length > 0) {
     console.error(`aloft demo takes no arguments (PORT and HOST may be set in the environment): ${args.join(' ')}`)
-    return 2
+    return EXIT_CODES.usage.code
   }
+  // an operator token of the caller's, or one made for this run: the admin route exists either way
+  const adminToken = process.env.ALOFT_ADMIN_TOKEN || randomBytes(24).toString('base64url')
   const env: NodeJS.ProcessEnv = {
     HOST: '127.0.0.1',
     ALOFT_CACHE_DIR: join(tmpdir(), 'aloft-demo-cache'),
     ALOFT_LOG_LEVEL: 'warn',
     ...process.env,
-    ALOFT_SOURCE: `mirror:${sampleDir()}`
+    ALOFT_ADMIN_TOKEN: adminToken,
+    ALOFT_SOURCE: `mirror:${packageRoot()}data/sample`
   }
   delete env.REDIS_URL // the demo is the embedded, single-process setup
   const config = configOrExplain(env)
-  if (config === null) return 2
-  const service = await startService(config)
+  if (config === null) return EXIT_CODES.usage.code
+  const service = await startOrExplain(config)
+  if (typeof service === 'number') return service
   const account = await service.store.createAccount('demo')
   const { secret } = await service.store.createKey(account.id, 'demo')
+  const times = validTimesOf((await service.source!.describe()).runs)
+  const rows: string[] = []
+  for (let k = 0; k < times.length; k += TIMES_PER_LINE) {
+    rows.push(`    ${times.slice(k, k + TIMES_PER_LINE).join('  ')}`)
+  }
   const body = JSON.stringify({
     latitude: 52.23, longitude: 21.01, time: '2020-08-04T18:00:00Z', altitudes_m: [300, 1000, 3000,
       10000], altitude_reference: 'agl'
   })
   console.log(`aloft demo: serving the bundled GFS sample (2020-07-21 … 2020-08-29, 48–56°N 13–25°E) on ${service.url}
 
-  account ${account.id}, API key (shown once):
-    ${secret}
+  account ${account.id}; its API key (shown once) and this run's operator token, for the README's
+  curl commands (paste into your shell):
+    export KEY=${secret}
+    export ALOFT_ADMIN_TOKEN=${adminToken}
+
+  valid times with data (a request within ${config.maxTimeOffsetHours} h of one is answered at it):
+${rows.join('\n')}
 
   try:
     curl -s -X POST ${service.url}/v1/atmosphere/profile \\
@@ -48,5 +77,5 @@ export async function run (args: string[]): Promise<number> {
   also: ${service.url}/v1/atmosphere/capabilities, ${service.url}/openapi.json
   Ctrl-C stops it.`)
   await serveUntilSignal(service)
-  return 0
+  return EXIT_CODES.ok.code
 }

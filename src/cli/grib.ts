@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises'
 import { decodeField, GribError, gridPointIndex, initGrib, PACKING_NAMES, scanMessages } from '../grib/index.js'
 import type { GribField } from '../grib/index.js'
+import { wantsHelp } from './help.js'
 
 export interface Io { out: (text: string) => void, err: (text: string) => void }
 const stdio: Io = { out: (s) => { process.stdout.write(s) }, err: (s) => { process.stderr.write(s) } }
@@ -14,8 +15,17 @@ const USAGE = `usage: aloft grib inspect FILE [--json]
 
 inspect  one line per field: index, name, level, step, reference time, grid, packing
 value    each field's value at the grid point nearest (X, Y) by index rounding, and that point
---json   print a JSON array instead (for value: name, level_type, level_pa, step_hours,
-         reference_time, latitude, longitude, value; value null where missing)`
+--json   print a JSON array instead, one record per field. The level is level_type (GRIB2 code
+         table 4.5) with level_pa on isobaric levels (type 100, in Pa) and level_value on every
+         other level (in the level's own unit; null when it has none).
+         inspect: index, name, discipline, category, number, level_type, level_pa | level_value,
+           level_name, step_hours, step_end_hours, reference_time, grid (template, ni, nj, south,
+           north, west, east, dlat, dlon, scanning_mode), packing, bits_per_value, bitmap,
+           message_offset, message_length
+         value: name, level_type, level_pa | level_value, step_hours, reference_time, latitude,
+           longitude, value (latitude, longitude and value null outside the grid; value null
+           where missing)
+--help   this text`
 
 class UsageError extends Error {}
 
@@ -140,6 +150,10 @@ async function value (bytes: Uint8Array, fields: GribField[], o: Options, io: Io
 
 export async function run (args: string[], io: Io = stdio): Promise<number> {
   if (io === stdio) process.stdout.once('error', quietEpipe)
+  if (wantsHelp(args)) {
+    io.out(`${USAGE}\n`)
+    return 0
+  }
   let o: Options
   try {
     o = parse(args)

@@ -1,7 +1,21 @@
 // `aloft serve`: configuration from the environment (exit 2 on a bad value), then run until
-// SIGTERM/SIGINT, then stop gracefully and exit 0.
-import { ConfigError, loadConfig, type Config } from '../config.js'
+// SIGTERM/SIGINT, then stop gracefully and exit 0. Start-up failures the operator can fix are one
+// line and an exit code of their own (exit-codes.ts).
+import { ConfigError, loadConfig, VARIABLES, type Config } from '../config.js'
 import { startService, type RunningService } from '../service.js'
+import { StartupError } from '../startup-error.js'
+import { wantsHelp } from './help.js'
+import { EXIT_CODES, exitCodesText } from './exit-codes.js'
+
+const USAGE = `usage: aloft serve
+
+Runs the HTTP service until SIGTERM or SIGINT, configured only by environment variables
+(see the README's Configuration table):
+
+${VARIABLES.map((v) => `  ${v.name.padEnd(28)} default ${v.default === '' ? '(unset)' : v.default}`).join('\n')}
+
+exit codes:
+${exitCodesText()}`
 
 /** Loads configuration, printing the reasons and returning null when it is invalid. */
 export function configOrExplain (env: NodeJS.ProcessEnv): Config | null {
@@ -13,6 +27,17 @@ export function configOrExplain (env: NodeJS.ProcessEnv): Config | null {
       return null
     }
     throw err
+  }
+}
+
+/** Starts the service, or prints why it cannot and returns the exit code for that. */
+export async function startOrExplain (config: Config): Promise<RunningService | number> {
+  try {
+    return await startService(config)
+  } catch (err) {
+    if (!(err instanceof StartupError)) throw err
+    console.error(`aloft: ${err.message}`)
+    return EXIT_CODES[err.reason].code
   }
 }
 
@@ -36,13 +61,19 @@ export async function serveUntilSignal (service: RunningService): Promise<void> 
 }
 
 export async function run (args: string[]): Promise<number> {
+  if (wantsHelp(args)) {
+    console.log(USAGE)
+    return EXIT_CODES.ok.code
+  }
   if (args.length > 0) {
     console.error(`aloft serve takes no arguments (configure it with environment variables; see the README): ` +
       `${args.join(' ')}`)
-    return 2
+    return EXIT_CODES.usage.code
   }
   const config = configOrExplain(process.env)
-  if (config === null) return 2
-  await serveUntilSignal(await startService(config))
-  return 0
+  if (config === null) return EXIT_CODES.usage.code
+  const service = await startOrExplain(config)
+  if (typeof service === 'number') return service
+  await serveUntilSignal(service)
+  return EXIT_CODES.ok.code
 }

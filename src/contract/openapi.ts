@@ -3,7 +3,7 @@ import type { TSchema } from '@sinclair/typebox'
 import { SCHEMAS } from './schemas.js'
 import { PROBLEM_CODES, type ProblemCodeName } from './codes.js'
 import { INTERFACE_VERSION } from '../atmosphere/methods.js'
-import type { RouteSpec } from './routes.js'
+import { allowValue, type RouteSpec } from './routes.js'
 
 const byObject = new Map<TSchema, string>(Object.entries(SCHEMAS).map(([name, schema]) => [schema, name]))
 
@@ -27,6 +27,16 @@ function ref (schema: TSchema): unknown {
 }
 
 const PROBLEM_MEDIA = 'application/problem+json'
+
+/** The 405 every operation's path answers to the methods it does not take, as the router does. */
+function methodNotAllowed (allow: string): unknown {
+  return {
+    description: `\`method_not_allowed\`: ${PROBLEM_CODES.method_not_allowed.title} (this path takes ${allow})`,
+    headers: { Allow: { description: 'the methods this path takes', required: true,
+      schema: { type: 'string', enum: [allow] } } },
+    content: { [PROBLEM_MEDIA]: { schema: { $ref: '#/components/schemas/Problem' } } }
+  }
+}
 
 export function buildOpenApi (routes: readonly RouteSpec[]): object {
   const paths: Record<string, Record<string, unknown>> = {}
@@ -54,13 +64,26 @@ export function buildOpenApi (routes: readonly RouteSpec[]): object {
       const status = PROBLEM_CODES[code].status
       byStatus.set(status, [...(byStatus.get(status) ?? []), code])
     }
+    const other = route.otherAnswer
+    if (other !== undefined && !byStatus.has(other.status)) byStatus.set(other.status, [])
+    byStatus.set(405, [])
     for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-      const retry = codes.some((c) => 'retryAfter' in PROBLEM_CODES[c])
+      if (status === 405) {
+        const methods = routes.filter((r) => r.path === route.path).map((r) => r.method)
+        responses['405'] = methodNotAllowed(allowValue(methods))
+        continue
+      }
+      const own = other?.status === status ? other : undefined
+      const retry = codes.some((c) => 'retryAfter' in PROBLEM_CODES[c]) || own !== undefined
       responses[String(status)] = {
-        description: codes.map((c) => `\`${c}\`: ${PROBLEM_CODES[c].title}`).join('; '),
+        description: [...(own !== undefined ? [own.description] : []),
+          ...codes.map((c) => `\`${c}\`: ${PROBLEM_CODES[c].title}`)].join('; '),
         ...(retry ? { headers: { 'Retry-After': { description: 'seconds to wait before retrying',
           schema: { type: 'integer', minimum: 1 } } } } : {}),
-        content: { [PROBLEM_MEDIA]: { schema: { $ref: '#/components/schemas/Problem' } } }
+        content: {
+          ...(own !== undefined ? { 'application/json': { schema: ref(own.schema) } } : {}),
+          ...(codes.length > 0 ? { [PROBLEM_MEDIA]: { schema: { $ref: '#/components/schemas/Problem' } } } : {})
+        }
       }
     }
     const op: Record<string, unknown> = {

@@ -39,6 +39,8 @@ export interface RouteSpec {
   success: { status: number, schema?: TSchema, mediaType?: string, alternatives?: string[] }
   /** Problem codes this operation may answer with, besides internal_error. */
   problems: ProblemCodeName[]
+  /** A non-success answer with a JSON body of the route's own (not a problem), e.g. readiness's 503. */
+  otherAnswer?: { status: number, schema: TSchema, description: string }
   /** Any origin may read it from a browser (never for key or operator routes: keys are secrets for servers). */
   cors: boolean
   /** The answer is written while it is computed, not serialised as one body. */
@@ -159,7 +161,11 @@ export const ROUTES: readonly RouteSpec[] = [
   }),
   route({
     method: 'GET', path: '/readyz', operationId: 'readyz', tag: 'meta',
-    summary: 'Dependencies are reachable (503 otherwise)', auth: 'none', success: { status: 200, schema: Health },
+    summary: 'Every dependency is usable: the account store, the data source (listed), the raw cache directory ' +
+      'and the worker pool, each one\'s state in `checks`',
+    auth: 'none', success: { status: 200, schema: Health },
+    otherAnswer: { status: 503, schema: Health,
+      description: 'Not ready: `checks` says which dependency is unavailable and `reasons` why (`Retry-After`)' },
     problems: ['service_unavailable']
   }),
   route({
@@ -176,6 +182,11 @@ export function routeById (operationId: string): RouteSpec {
   const found = ROUTES.find((r) => r.operationId === operationId)
   if (found === undefined) throw new Error(`no route with operationId ${operationId}`)
   return found
+}
+
+/** The `Allow` header of a 405: the methods a path takes, in one order wherever it is written. */
+export function allowValue (methods: Iterable<Method>): string {
+  return [...new Set(methods)].sort().join(', ')
 }
 
 /** The routes an instance serves: operator routes only when an operator token is configured. */

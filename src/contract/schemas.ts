@@ -198,6 +198,19 @@ export type CreatedAccount = Static<typeof CreatedAccount>
 
 const Range = Type.Object({ min: Type.Number(), max: Type.Number() }, { additionalProperties: false })
 
+const HourRange = Type.Object({
+  first: Type.Integer({ minimum: 0 }),
+  last: Type.Integer({ minimum: 0 }),
+  every: Type.Integer({ minimum: 1 })
+}, { additionalProperties: false, description: 'forecast hours first, first + every, …, last' })
+
+/** A model run and the forecast hours the source holds of it (valid time = run + hour). */
+export const ModelRun = Type.Object({
+  run: DateTime('the model run (cycle) time'),
+  forecast_hours: Type.Array(HourRange, { description: 'ranges of forecast hours; valid time = run + hour' })
+}, { additionalProperties: false, $id: 'ModelRun' })
+export type ModelRun = Static<typeof ModelRun>
+
 export const Capabilities = Type.Object({
   service: Type.Literal('aloft'),
   interface_version: Type.String(),
@@ -215,7 +228,11 @@ export const Capabilities = Type.Object({
       first_valid_time: Nullable(DateTime('earliest valid time the source holds')),
       last_valid_time: Nullable(DateTime('latest valid time the source holds')),
       max_time_offset_hours: Type.Number({ description: 'how far the nearest model time may lie from the requested ' +
-        'time' })
+        'time' }),
+      runs: Type.Array(ModelRun, { description: 'the runs the source holds, newest first, with their forecast ' +
+        'hours: every valid time a request can be answered at (within max_time_offset_hours). Lists the newest days ' +
+        'holding data: a mirror\'s month, NOAA\'s or a grib filter\'s two days' }),
+      runs_complete: Type.Boolean({ description: 'true when runs lists every run the source holds' })
     }, { additionalProperties: false }),
     licence_url: Type.String(),
     source_url: Type.String(),
@@ -271,7 +288,13 @@ export type Capabilities = Static<typeof Capabilities>
 
 export const Health = Type.Object({
   status: StringEnum(['ok', 'unavailable'] as const),
-  checks: Type.Optional(Type.Record(Type.String(), StringEnum(['ok', 'unavailable'] as const))),
+  checks: Type.Optional(Type.Record(Type.String(), StringEnum(['ok', 'unavailable'] as const), {
+    description: 'readiness: account_store, source (can be listed), cache_dir (can be written), worker_pool (runs ' +
+      'tasks)'
+  })),
+  reasons: Type.Optional(Type.Record(Type.String(), Type.String(), {
+    description: 'why each check that is not ok is not (no hosts or secrets)'
+  })),
   warnings: Type.Optional(Type.Array(Type.String(), { description: 'what an operator should act on' }))
 }, { additionalProperties: false, $id: 'Health' })
 export type Health = Static<typeof Health>
@@ -280,7 +303,7 @@ export type Health = Static<typeof Health>
 export const SCHEMAS = {
   AtmosphereRequest, AtmosphereResponse, AtmosphereLevel, AtmosphereProvenance, VerticalCoverage,
   BetaUsage, Problem, ValidationErrorItem, NewKey, NewAccount, CreatedKey, KeyInfo, KeyList,
-  AccountInfo, CreatedAccount, Capabilities, Health, SamplesRequest, SamplesResponse, SampleUnit,
+  AccountInfo, CreatedAccount, Capabilities, ModelRun, Health, SamplesRequest, SamplesResponse, SampleUnit,
   TrajectoryRequest, TrajectoryResponse, EnsembleRequest
 } as const
 export type SchemaName = keyof typeof SCHEMAS

@@ -4,11 +4,11 @@
 import { Counter, Gauge, type Registry } from 'prom-client'
 import type { Column } from '../atmosphere/index.js'
 import {
-  SourceError, beforeDeadline, type FetchUnit, type FetchedUnit, type Resolution, type Source
+  SourceError, beforeDeadline, type CheckState, type FetchUnit, type FetchedUnit, type Resolution, type Source
 } from '../source/index.js'
 import { ColumnMemo } from './column-memo.js'
 import type { GridBox, TileLayout } from './layout.js'
-import type { WorkerPool } from './pool.js'
+import { PoolBusyError, type WorkerPool } from './pool.js'
 import { UnitCache } from './unit-cache.js'
 
 /** A decoded unit (or block of one) in the cache. */
@@ -166,6 +166,30 @@ export class Field {
   /** The filled column at grid point (i, j) of a decoded unit, filled once and kept with the unit. */
   column (unit: DecodedUnit, i: number, j: number): Column {
     return this.#columns.get(unit, i, j)
+  }
+
+  /**
+   * Readiness: whether the worker pool runs tasks, by one no-op task's round trip within `waitMs`.
+   * A full queue counts as not ready: this instance cannot take more decoding now.
+   */
+  async poolReady (waitMs: number): Promise<CheckState> {
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<CheckState>((resolve) => {
+      timer = setTimeout(() => resolve({ ok: false, reason: `the worker pool did not answer within ${waitMs} ms` }),
+        waitMs)
+    })
+    const answer = this.pool.run<boolean>('ping', null).then(
+      (): CheckState => ({ ok: true, reason: null }),
+      (err: unknown): CheckState => ({
+        ok: false,
+        reason: err instanceof PoolBusyError ? 'the worker pool\'s queue is full' : `the worker pool fails tasks: ${
+          (err as Error).message}`
+      }))
+    try {
+      return await Promise.race([answer, late])
+    } finally {
+      clearTimeout(timer)
+    }
   }
 
   async close (): Promise<void> {

@@ -51,3 +51,8 @@ export async function decode (task: DecodeTask): Promise<DecodeResult> {
     throw err
   }
 }
+
+/** A no-op round trip: readiness asks it to learn that the pool's threads run tasks. */
+export function ping (): boolean {
+  return true
+}

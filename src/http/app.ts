@@ -5,7 +5,7 @@ import polka from 'polka'
 import type { ServerResponse } from 'node:http'
 import { randomUUID } from 'node:crypto'
 import { parse as parsePattern } from 'regexparam'
-import { servedRoutes, type RouteSpec } from '../contract/routes.js'
+import { allowValue, servedRoutes, type RouteSpec } from '../contract/routes.js'
 import { validate } from '../contract/validate.js'
 import { buildOpenApi } from '../contract/openapi.js'
 import { compileSerializer, type Serializer } from '../contract/serialize.js'
@@ -22,6 +22,8 @@ import { trajectoryHandlers } from './routes/trajectory.js'
 import { explorerHandlers } from './routes/explorer.js'
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+/** The metrics and log label of a request no operation takes (a 404 or 405: the status tells which). */
+export const UNMATCHED_ROUTE = 'unmatched'
 /** Answered even at capacity: a liveness probe must not fail because the service is busy. */
 const ALWAYS_ANSWERED = new Set(['/healthz'])
 
@@ -51,6 +53,13 @@ export function createApp (deps: AppDeps): App {
   const matchers = routes.map((r) => ({ route: r, pattern: parsePattern(r.path).pattern }))
   /** Routes whose answers to exact repeats are kept, by operation id. */
   const repeats: Record<string, ResponseCache | undefined> = { get_atmospheric_profile: deps.profiles?.responses }
+  /**
+   * The operation id a request's method and path name, whether or not its handler ran (a 503 at
+   * capacity is still counted under its operation): the one style of the `route` label.
+   */
+  const operationOf = (req: AloftRequest): string =>
+    matchers.find((m) => m.route.method === req.method && m.pattern.test(req.path))?.route.operationId ??
+      UNMATCHED_ROUTE
   let inFlight = 0
 
   const app: App = {
@@ -96,11 +105,9 @@ export function createApp (deps: AppDeps): App {
     onNoMatch: (req) => {
       const allowed = matchers.filter((m) => m.pattern.test(req.path)).map((m) => m.route.method)
       if (allowed.length === 0) {
-        req.routeId = 'not_found'
         throw new HttpProblem('not_found', { detail: `No route ${req.method} ${req.path.slice(0, 200)}.` })
       }
-      req.routeId = 'method_not_allowed'
-      const allow = [...new Set(allowed)].sort().join(', ')
+      const allow = allowValue(allowed)
       throw new HttpProblem('method_not_allowed', { detail: `${req.path} takes ${allow}.`, headers: { Allow: allow } })
     }
   })
@@ -119,7 +126,7 @@ export function createApp (deps: AppDeps): App {
       done = true
       inFlight--
       const seconds = Number(process.hrtime.bigint() - req.started) / 1e9
-      const labels = { route: req.routeId ?? 'unknown', method: req.method, status: String(res.statusCode) }
+      const labels = { route: req.routeId ?? operationOf(req), method: req.method, status: String(res.statusCode) }
       metrics.httpRequests.inc(labels)
       metrics.httpDuration.observe(labels, seconds)
       logger.info({
@@ -135,7 +142,6 @@ export function createApp (deps: AppDeps): App {
     res.on('finish', finish)
     res.on('close', finish)
     if (inFlight > config.maxInFlight && !ALWAYS_ANSWERED.has(req.path)) {
-      req.routeId = 'over_capacity'
       throw new HttpProblem('service_unavailable', {
         detail: `This instance is handling ${config.maxInFlight} requests already; try again shortly.`,
         headers: { 'Retry-After': 1 }

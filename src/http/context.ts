@@ -9,6 +9,7 @@ import type { Metrics } from '../metrics.js'
 import type { ProfileService } from '../profile/service.js'
 import type { SamplesEngine } from '../samples/engine.js'
 import type { Source } from '../source/index.js'
+import type { Field } from '../field/index.js'
 import type { TrajectoryService } from '../trajectory/service.js'
 
 export interface AloftRequest extends Request {
@@ -61,6 +62,8 @@ export interface AppDeps {
   /** The trajectory predictor; absent, the trajectory routes answer 503. */
   trajectories?: TrajectoryService
   source?: Source
+  /** Decoded data and the worker pool (readiness asks the pool). */
+  field?: Field
   /** Milliseconds since the epoch; injectable for the allowance day boundary. */
   now?: () => number
 }

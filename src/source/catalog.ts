@@ -121,6 +121,16 @@ export class Catalog {
     return this.#generation
   }
 
+  /**
+   * Every pair of the newest `count` days holding data, minus recent misses; `complete` when
+   * those are all the days the source holds.
+   */
+  async newestDays (count: number): Promise<{ entries: RunStep[], complete: boolean }> {
+    const days = await this.listDays()
+    const lists = await Promise.all(days.slice(-count).map(async (d) => await this.day(d)))
+    return { entries: lists.flat().filter((e) => !this.isMissing(e)), complete: days.length <= count }
+  }
+
   /** Remember briefly that upstream lacks this pair, and forget its listings so they refresh. */
   markMissing (rs: RunStep): void {
     this.#generation++

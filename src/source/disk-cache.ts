@@ -48,6 +48,22 @@ export class DiskCache {
     return { data: base + '.grib2', meta: base + '.json' }
   }
 
+  /**
+   * Why units cannot be written now, or null when they can: a tiny file is written and removed,
+   * which also catches a read-only file system (root passes every permission check).
+   */
+  async unwritable (): Promise<string | null> {
+    const probe = join(this.root, `.writable-${process.pid}-${randomBytes(4).toString('hex')}`)
+    try {
+      await mkdir(this.root, { recursive: true })
+      await writeFile(probe, '')
+      await rm(probe, { force: true })
+      return null
+    } catch (err) {
+      return `the cache directory cannot be written: ${(err as NodeJS.ErrnoException).code ?? 'failed'}`
+    }
+  }
+
   /** Resolves once the directory has been indexed (the first call starts it). */
   async ready (): Promise<void> {
     this.indexed ??= this.index()

@@ -30,9 +30,13 @@ import { RedisUnitLocks } from './unit-locks.js'
 import { connectRedis } from '../redis.js'
 
 export { SourceError, type SourceErrorCode } from './errors.js'
+export { mirrorDirectoryProblem } from './adapters/index.js'
 export { beforeDeadline } from './fetcher.js'
 export { Source } from './source.js'
-export type { Quality, ResolveRequest, Resolution, SourceDescription, SourceLogger, SourcePoint } from './source.js'
+export type {
+  CheckState, Quality, ResolveRequest, Resolution, SourceDescription, SourceLogger, SourcePoint
+} from './source.js'
+export { hourRanges, rangeHours, runsOf, validTimesOf, type HourRange, type RunHours } from './runs.js'
 export type { FetchedUnit } from './fetcher.js'
 export type { FetchUnit, HeldRunStep, Origin } from './adapters/index.js'
 export { chooseTime } from './catalog.js'

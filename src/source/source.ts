@@ -10,6 +10,8 @@ import { Fetcher, sourceMetrics, type FetchedUnit, type FetcherOptions } from '.
 import { HOUR_MS, isoTime, validTime, type RunStep } from './gfs.js'
 import type { Throttle } from './throttle.js'
 import { columnLevels } from './unit.js'
+import { ListingCheck, type CheckState } from './listing-check.js'
+import { runsOf, type RunHours } from './runs.js'
 import type { UnitLocks } from './unit-locks.js'
 
 export type Quality = 'best_available' | 'immediate'
@@ -61,6 +63,10 @@ export interface SourceDescription {
   levelsPa: number[] | null
   firstValidTime: string | null
   lastValidTime: string | null
+  /** The runs of the newest RUN_LIST_DAYS days holding data, newest first. */
+  runs: RunHours[]
+  /** `runs` lists every run the source holds. */
+  runsComplete: boolean
   coverage: { latitude: { min: number, max: number }, longitude: { min: number, max: number } } | null
   grid: { di: number, dj: number, ni: number, nj: number } | null
 }
@@ -87,6 +93,14 @@ export interface SourceInternals {
 const TIME_CHOICES = 4096
 /** How long a kept time choice is used before the catalog is asked again. */
 const TIME_CHOICE_MS = 5000
+/**
+ * Days whose runs a description lists: a mirror (cheap to list, often sparse, like the demo's) a
+ * month; NOAA and a grib filter the two newest days, which the description lists anyway (each day
+ * costs upstream requests under the shared limiter).
+ */
+const RUN_LIST_DAYS: Record<Adapter['kind'], number> = { mirror: 31, filter: 2, noaa: 2 }
+
+export type { CheckState }
 
 export class Source {
   readonly catalog: Catalog
@@ -103,6 +117,7 @@ export class Source {
   private readonly timeChoices = new Map<number, { choice: ReturnType<typeof chooseTime>, generation: number,
     until: number }>()
   private readonly closeLocks: () => Promise<void>
+  private readonly listing: ListingCheck
 
   constructor (o: SourceInternals) {
     this.adapter = o.adapter
@@ -118,6 +133,21 @@ export class Source {
     this.catalog = new Catalog(this.adapter, o.catalog)
     this.fetcher = new Fetcher(this.adapter, o.store, this.disk, sourceMetrics(o.registry), o.fetcher, o.locks)
     this.closeLocks = o.closeLocks ?? (async () => {})
+    this.listing = new ListingCheck(async () => await this.adapter.listDays(), (state, err) => {
+      if (state.ok) this.logger.info('readiness: the source can be listed again')
+      else this.logger.warn(`readiness: ${state.reason}${err === null ? '' : ` (${(err as Error).message})`}`)
+    })
+  }
+
+  /** Readiness: whether the source can be listed (afresh at most every 30 s), waiting at most `waitMs`. */
+  async listable (waitMs: number): Promise<CheckState> {
+    return await this.listing.state(waitMs)
+  }
+
+  /** Readiness: whether fetched units can be written to the raw cache. */
+  async cacheWritable (): Promise<CheckState> {
+    const reason = await this.disk.unwritable()
+    return { ok: reason === null, reason }
   }
 
   get kind (): Adapter['kind'] { return this.adapter.kind }
@@ -149,6 +179,7 @@ export class Source {
       const grid = await this.grid()
       const entries = await this.catalog.edges()
       const times = entries.map(validTime)
+      const recent = await this.catalog.newestDays(RUN_LIST_DAYS[this.adapter.kind])
       return {
         ...base,
         levelsPa: this.adapter.levels() ?? this.levelsSeen,
@@ -156,13 +187,15 @@ export class Source {
         statusText: entries.length === 0 ? 'the source holds no GFS files' : `${this.adapter.kind} source available`,
         firstValidTime: times.length === 0 ? null : isoTime(Math.min(...times)),
         lastValidTime: times.length === 0 ? null : isoTime(Math.max(...times)),
+        runs: runsOf(recent.entries),
+        runsComplete: recent.complete,
         coverage: coverageOf(grid),
         grid: { di: grid.di, dj: grid.dj, ni: grid.ni, nj: grid.nj }
       }
     } catch (err) {
       this.logger.warn(`source description failed: ${(err as Error).message}`)
       return { ...base, status: 'unavailable', statusText: 'the source cannot be listed right now',
-        firstValidTime: null, lastValidTime: null, coverage: null, grid: null }
+        firstValidTime: null, lastValidTime: null, runs: [], runsComplete: false, coverage: null, grid: null }
     }
   }
 

@@ -9,7 +9,7 @@ import { Redis } from 'ioredis'
 import { DEFAULT_LIMITS, KeyLayout, RedisStore } from '../../src/accounts/index.js'
 import { newSecret } from '../../src/accounts/secrets.js'
 import { dumpPrefix, redisUrl, spawnRedis, testPrefix } from '../helpers/redis.js'
-import { startTestService } from '../helpers/service.js'
+import { startTestService, untilReady } from '../helpers/service.js'
 
 t.test('accounts of the old key layout are moved, and still work', async (t) => {
   const url = redisUrl()
@@ -58,7 +58,7 @@ t.test('a Redis that persists nothing is named in the store\'s warnings; one tha
   t.match(store.warnings().join('\n'), /persists nothing/)
   const svc = await startTestService(t,
     { store: new RedisStore({ url: bare.url, prefix: 'w2:', limits: DEFAULT_LIMITS }) })
-  const ready = await fetch(`${svc.url}/readyz`)
+  const ready = await untilReady(svc.url)
   t.equal(ready.status, 200, 'still ready: it serves, but the operator is told')
   t.match((await ready.json() as { warnings: string[] }).warnings.join('\n'), /persists nothing/)
 

@@ -1,5 +1,5 @@
-// `npm run demo` (aloft demo): the built service on the bundled sample prints a key and a curl
-// command that answers a real profile, and stops cleanly.
+// `npm run demo` (aloft demo): the built service on the bundled sample prints a key, an operator
+// token and a curl command that answers a real profile, and stops cleanly.
 import t from 'tap'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -9,7 +9,7 @@ import { AtmosphereResponse } from '../../src/contract/schemas.js'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 
-t.test('the demo prints a working key and curl command, then stops on SIGINT', async (t) => {
+t.test('the demo prints a working key, operator token and curl command, then stops on SIGINT', async (t) => {
   const child = spawn(process.execPath, ['dist/src/cli/main.js', 'demo'], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', PORT: '0', REDIS_URL: 'redis://127.0.0.1:1' },
@@ -19,7 +19,7 @@ t.test('the demo prints a working key and curl command, then stops on SIGINT', a
   let stdout = ''
   child.stdout.on('data', (d) => { stdout += d })
   const exited = once(child, 'exit')
-  for (let i = 0; i < 200 && !stdout.includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 50))
+  for (let i = 0; i < 400 && !stdout.includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 50))
   const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1]
   const key = /(aloft_[A-Za-z0-9_-]{43})/.exec(stdout)?.[1]
   const body = /-d '(\{.*\})'/.exec(stdout)?.[1]
@@ -32,7 +32,27 @@ t.test('the demo prints a working key and curl command, then stops on SIGINT', a
   const profile = await res.json() as AtmosphereResponse
   assertSchema(t, AtmosphereResponse, profile)
   t.equal(profile.provenance.model_run_at, '2020-08-04T12:00:00Z')
+  const token = /export ALOFT_ADMIN_TOKEN=(\S+)/.exec(stdout)?.[1]
+  t.match(stdout, `export KEY=${key}`)
+  const admin = await fetch(`${url}/v1/admin/accounts`, {
+    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: '{"name":"balloon team"}'
+  })
+  t.equal(admin.status, 201, 'the printed operator token opens the admin route')
   child.kill('SIGINT')
   const [code] = await exited
   t.equal(code, 0)
+})
+
+t.test('the demo keeps an operator token of the caller\'s', async (t) => {
+  const child = spawn(process.execPath, ['dist/src/cli/main.js', 'demo'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', PORT: '0', ALOFT_ADMIN_TOKEN: 'my-own-operator-token' },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  t.teardown(() => { child.kill('SIGKILL') })
+  let stdout = ''
+  child.stdout.on('data', (d) => { stdout += d })
+  for (let i = 0; i < 400 && !stdout.includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 50))
+  t.match(stdout, /^ {4}export ALOFT_ADMIN_TOKEN=my-own-operator-token$/m)
 })

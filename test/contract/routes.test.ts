@@ -53,3 +53,28 @@ t.test('the served app follows the table: CORS, body limits and capabilities', a
   t.equal(over.status, 413, 'one byte more is refused')
   await over.arrayBuffer()
 })
+
+t.test('OpenAPI documents the 405 of every path with the Allow header the service sends', async (t) => {
+  const svc = await startTestService(t)
+  const doc = await (await fetch(`${svc.url}/openapi.json`)).json() as {
+    paths: Record<string, Record<string, { responses: Record<string, any> }>>
+  }
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    const res = await fetch(`${svc.url}${path.replace(/\{[^}]+\}/g, 'x')}`, { method: 'PATCH' })
+    await res.arrayBuffer()
+    t.equal(res.status, 405, `PATCH ${path}`)
+    for (const [method, op] of Object.entries(ops)) {
+      const documented = op.responses['405']
+      t.same(documented?.headers?.Allow?.schema?.enum, [res.headers.get('allow')], `${method} ${path}: Allow`)
+      t.ok(documented?.content?.['application/problem+json'], `${method} ${path}: a problem document`)
+    }
+  }
+})
+
+t.test('OpenAPI documents /readyz\'s 503 with the readiness body, not only a problem', async (t) => {
+  const doc = buildOpenApi(ROUTES) as { paths: Record<string, Record<string, { responses: Record<string, any> }>> }
+  const unready = doc.paths['/readyz'].get.responses['503']
+  t.same(unready.content['application/json'].schema, { $ref: '#/components/schemas/Health' })
+  t.ok(unready.content['application/problem+json'], 'at capacity it is a problem document')
+  t.ok(unready.headers['Retry-After'])
+})

@@ -80,6 +80,20 @@ export async function startTestService (t: Test, options: TestServiceOptions = {
   return { ...service, logs, newAccount }
 }
 
+/**
+ * The first 200 of /readyz, polled: a fresh instance is not ready until its worker threads run
+ * (seconds on a loaded machine). Throws after `withinMs`.
+ */
+export async function untilReady (url: string, withinMs = 20_000): Promise<Response> {
+  const deadline = Date.now() + withinMs
+  for (;;) {
+    const res = await fetch(`${url}/readyz`)
+    if (res.status === 200 || Date.now() > deadline) return res
+    await res.arrayBuffer()
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+}
+
 /** Asserts that `value` validates against a contract schema, showing Ajv's errors otherwise. */
 export function assertSchema (t: Test, schema: TSchema, value: unknown, message?: string): void {
   const fn = validatorFor(schema)

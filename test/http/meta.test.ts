@@ -1,8 +1,9 @@
 // The routes without a key: capabilities, OpenAPI, problem pages, health, readiness, metrics.
 import t from 'tap'
-import { startTestService, assertSchema, expectProblem } from '../helpers/service.js'
+import { startTestService, assertSchema, expectProblem, untilReady } from '../helpers/service.js'
 import { Capabilities, Health } from '../../src/contract/schemas.js'
 import { PROBLEM_CODE_NAMES, PROBLEM_CODES } from '../../src/contract/codes.js'
+import { ROUTES } from '../../src/contract/routes.js'
 import { METHODS, PROCESSING_VERSION } from '../../src/atmosphere/methods.js'
 import { validate as validateOpenApi } from '@readme/openapi-parser'
 
@@ -103,10 +104,11 @@ t.test('/healthz says the process is up', async (t) => {
   t.same(body, { status: 'ok' })
 })
 
-t.test('/readyz checks the account store', async (t) => {
-  const res = await fetch(`${svc.url}/readyz`)
+t.test('/readyz checks the account store, the source, the cache directory and the worker pool', async (t) => {
+  const res = await untilReady(svc.url)
   t.equal(res.status, 200)
-  t.same(await res.json(), { status: 'ok', checks: { account_store: 'ok' } })
+  t.same(await res.json(), { status: 'ok', checks: { account_store: 'ok', source: 'ok', cache_dir: 'ok',
+    worker_pool: 'ok' } })
 })
 
 t.test('/metrics counts requests by route and status in Prometheus text', async (t) => {
@@ -117,11 +119,23 @@ t.test('/metrics counts requests by route and status in Prometheus text', async 
   t.match(res.headers.get('content-type'), /^text\/plain/)
   const text = await res.text()
   t.match(text, /aloft_http_requests_total\{route="healthz",method="GET",status="200"\} \d+/)
-  t.match(text, /aloft_http_requests_total\{route="not_found",method="GET",status="404"\} \d+/)
+  t.match(text, /aloft_http_requests_total\{route="unmatched",method="GET",status="404"\} \d+/)
   t.match(
     text,
     /aloft_http_request_duration_seconds_bucket\{le="0.005",route="healthz",method="GET",status="200"\} \d+/
   )
+})
+
+t.test('every route label is an operation id, or unmatched when no operation takes the request', async (t) => {
+  await fetch(`${svc.url}/nowhere`)
+  await fetch(`${svc.url}/v1/keys`, { method: 'PUT' })
+  await fetch(`${svc.url}/v1/atmosphere/usage`)
+  const text = await (await fetch(`${svc.url}/metrics`)).text()
+  const labels = new Set([...text.matchAll(/^aloft_http_requests_total\{route="([^"]+)"/gm)].map((m) => m[1]))
+  const ids = new Set([...ROUTES.map((r) => r.operationId), 'unmatched'])
+  for (const label of labels) t.ok(ids.has(label), label)
+  t.ok(labels.has('usage_v1_atmosphere_usage_get'), 'a 401 is counted under its operation')
+  t.match(text, /aloft_http_requests_total\{route="unmatched",method="PUT",status="405"\} 1/)
 })
 
 t.test('one JSON log line per request with method, path, status, duration and request id', async (t) => {

@@ -81,6 +81,9 @@ t.test('requests beyond the in-flight cap are a 503 with Retry-After; liveness s
   const after = await fetch(`${svc.url}/v1/account`, { headers: { 'x-api-key': key } })
   t.equal(after.status, 200, 'served again once requests finish')
   await after.arrayBuffer()
+  const metrics = await (await fetch(`${svc.url}/metrics`)).text()
+  t.match(metrics, /aloft_http_requests_total\{route="get_account",method="GET",status="503"\} 1/,
+    'the refusal is counted under its operation id')
 })
 
 t.test('connections beyond the cap are refused', async (t) => {

@@ -44,7 +44,9 @@ export function buildCapabilities (config: Config, source: SourceDescription | u
       time_coverage: {
         first_valid_time: source?.firstValidTime ?? null,
         last_valid_time: source?.lastValidTime ?? null,
-        max_time_offset_hours: config.maxTimeOffsetHours
+        max_time_offset_hours: config.maxTimeOffsetHours,
+        runs: source?.runs ?? [],
+        runs_complete: source?.runsComplete ?? false
       },
       licence_url: SOURCE_FACTS.licence_url,
       source_url: SOURCE_FACTS.source_url,

@@ -1,8 +1,8 @@
 // Health, readiness, metrics, OpenAPI, problem pages and capabilities: the routes without a key.
 import type { Health } from '../../contract/schemas.js'
-import { StoreUnavailableError } from '../../accounts/store.js'
-import { HttpProblem, storeUnavailable } from '../problem.js'
-import type { AppDeps, Handler } from '../context.js'
+import { HttpProblem } from '../problem.js'
+import { NOT_READY_RETRY_AFTER_SECONDS, readiness } from '../readiness.js'
+import type { AppDeps, Handler, Reply } from '../context.js'
 import { buildCapabilities } from './capabilities.js'
 import { isProblemCode, problemPage } from './pages.js'
 
@@ -10,17 +10,11 @@ export function metaHandlers (deps: AppDeps, openapi: string): Record<string, Ha
   return {
     healthz: () => ({ body: { status: 'ok' } satisfies Health }),
 
-    readyz: async () => {
-      try {
-        await deps.store.ping()
-      } catch (err) {
-        if (err instanceof StoreUnavailableError) throw storeUnavailable('Not ready: the account store is unreachable.')
-        throw err
-      }
-      const warnings = deps.store.warnings()
-      const body: Health = { status: 'ok', checks: { account_store: 'ok' },
-        ...(warnings.length > 0 ? { warnings } : {}) }
-      return { body, headers: { 'Cache-Control': 'no-store' } }
+    readyz: async (): Promise<Reply> => {
+      const { ready, body } = await readiness(deps)
+      if (ready) return { body, headers: { 'Cache-Control': 'no-store' } }
+      const headers = { 'Cache-Control': 'no-store', 'Retry-After': NOT_READY_RETRY_AFTER_SECONDS }
+      return { status: 503, body, headers }
     },
 
     metrics: async () => ({

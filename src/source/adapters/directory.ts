@@ -1,6 +1,6 @@
 // mirror:<directory>: the bucket layout on a local disk. Byte ranges from the `.idx` beside each
 // file, or one scan of the whole file when there is none.
-import { open, readdir, readFile } from 'node:fs/promises'
+import { open, readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseIdx, type LatLonGrid } from '../../grib/index.js'
 import { UpstreamFailure } from '../errors.js'
@@ -10,6 +10,50 @@ import { MAX_RANGE_GAP, bridge, coalesce, columnLevels, extract, selectIdx } fro
 import {
   DAY_DIR, entriesOf, fileUnit, probeNewest, scanOrUnusable, wholeFile, type Adapter, type FetchUnit
 } from './adapter.js'
+
+/** Files the start-up check opens, newest first, looking for one that starts as GRIB does. */
+const CHECKED_FILES = 5
+
+/**
+ * Why a mirror directory cannot serve, or null when it can: it must exist and hold at least one
+ * file in the bucket layout that starts as a GRIB message. Checked at start, so a wrong path is
+ * one clear message instead of a service that answers every request with a 404.
+ */
+export async function mirrorDirectoryProblem (root: string): Promise<string | null> {
+  const info = await stat(root).catch((err: NodeJS.ErrnoException) => err)
+  if (info instanceof Error) {
+    return info.code === 'ENOENT' ? `the mirror directory ${root} does not exist` : `cannot read ${root}: ${info.code}`
+  }
+  if (!info.isDirectory()) return `the mirror ${root} is not a directory`
+  const mirror = new DirectoryAdapter(root)
+  const newest: string[] = []
+  for (const day of (await mirror.listDays()).sort().reverse()) {
+    if (newest.length >= CHECKED_FILES) break
+    const files = (await mirror.listDay(day)).sort((a, b) => b.run - a.run || a.step - b.step)
+    newest.push(...files.slice(0, CHECKED_FILES - newest.length).map((rs) => mirror.locate(fileUnit(rs, 'mirror'))))
+  }
+  for (const path of newest) if (await startsAsGrib(path)) return null
+  const layout = 'gfs.YYYYMMDD/CC/atmos/gfs.tCCz.pgrb2.0p25.fFFF'
+  return newest.length === 0
+    ? `the mirror directory ${root} holds no GFS files in the bucket layout (${layout})`
+    : `the mirror directory ${root} holds files named as GFS GRIB2 (${layout}), but the newest ${newest.length} ` +
+      'are not GRIB'
+}
+
+async function startsAsGrib (path: string): Promise<boolean> {
+  const head = new Uint8Array(4)
+  try {
+    const handle = await open(path)
+    try {
+      await handle.read(head, 0, 4, 0)
+    } finally {
+      await handle.close()
+    }
+  } catch {
+    return false // unreadable (a directory under a file's name, no permission): not a usable file
+  }
+  return new TextDecoder().decode(head) === 'GRIB'
+}
 
 export class DirectoryAdapter implements Adapter {
   readonly kind = 'mirror'

@@ -1,0 +1,55 @@
+// GET /readyz: every dependency an answer needs, checked together, each one's state in the body:
+// the account store (Redis, when REDIS_URL is set), the data source (can it be listed?), the raw
+// cache directory (can units be written?) and the worker pool (does it run tasks?). One of them
+// unavailable makes the instance not ready (503 with the same body).
+import { StoreUnavailableError, type AccountStore } from '../accounts/store.js'
+import type { Health } from '../contract/schemas.js'
+import type { CheckState } from '../source/index.js'
+import type { AppDeps } from './context.js'
+
+/** How long a probe waits for a slow check (an upstream listing, a busy pool) before calling it unavailable. */
+export const READY_WAIT_MS = 2000
+/** What a load balancer is asked to wait before probing a not-ready instance again. */
+export const NOT_READY_RETRY_AFTER_SECONDS = 5
+
+/** The checks, in the order the body lists them. */
+export const READINESS_CHECKS = ['account_store', 'source', 'cache_dir', 'worker_pool'] as const
+
+const NO_DATA_PATH: CheckState = { ok: false, reason: 'this instance has no data path' }
+
+async function storeState (store: AccountStore): Promise<CheckState> {
+  try {
+    await store.ping()
+    return { ok: true, reason: null }
+  } catch (err) {
+    if (err instanceof StoreUnavailableError) return { ok: false, reason: 'the account store is unreachable' }
+    throw err
+  }
+}
+
+export async function readiness (deps: AppDeps): Promise<{ ready: boolean, body: Health }> {
+  const states: Record<(typeof READINESS_CHECKS)[number], Promise<CheckState>> = {
+    account_store: storeState(deps.store),
+    source: deps.source?.listable(READY_WAIT_MS) ?? Promise.resolve(NO_DATA_PATH),
+    cache_dir: deps.source?.cacheWritable() ?? Promise.resolve(NO_DATA_PATH),
+    worker_pool: deps.field?.poolReady(READY_WAIT_MS) ?? Promise.resolve(NO_DATA_PATH)
+  }
+  const checks: Record<string, 'ok' | 'unavailable'> = {}
+  const reasons: Record<string, string> = {}
+  for (const name of READINESS_CHECKS) {
+    const state = await states[name]
+    checks[name] = state.ok ? 'ok' : 'unavailable'
+    if (!state.ok) reasons[name] = state.reason ?? 'unavailable'
+  }
+  const ready = Object.keys(reasons).length === 0
+  const warnings = deps.store.warnings()
+  return {
+    ready,
+    body: {
+      status: ready ? 'ok' : 'unavailable',
+      checks,
+      ...(ready ? {} : { reasons }),
+      ...(warnings.length > 0 ? { warnings } : {})
+    }
+  }
+}
