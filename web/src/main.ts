@@ -135,7 +135,10 @@ function applyCapabilities (c: Capabilities): void {
       input(id).min = first
       input(id).max = last
     }
-    const start = defaultTime(c) ?? first
+    const start = defaultTime(t.runs) ?? first
+    const pick = byId<HTMLSelectElement>('valid-time-pick')
+    pick.replaceChildren(new Option('choose…', ''))
+    for (const v of validTimes(t.runs)) pick.add(new Option(utc(v), toLocalInput(v)))
     if (input('p-time').value === '') input('p-time').value = start
     if (input('f-time').value === '') input('f-time').value = start
   }
@@ -144,12 +147,24 @@ function applyCapabilities (c: Capabilities): void {
   input('f-members').max = String(c.trajectory.max_members)
 }
 
-/** The start of the run with the most steps, when capabilities list runs; else the first valid time. */
-function defaultTime (c: Capabilities): string | null {
-  const runs = (c.source as { runs?: { run: string, steps?: unknown[] }[] }).runs
-  if (!Array.isArray(runs) || runs.length === 0) return null
-  const best = runs.reduce((a, b) => ((b.steps?.length ?? 0) > (a.steps?.length ?? 0) ? b : a))
-  return toLocalInput(best.run)
+type Runs = Capabilities['source']['time_coverage']['runs']
+
+/** Every valid time the runs hold, oldest first (a run's time plus each of its forecast hours). */
+function validTimes (runs: Runs): string[] {
+  const out = new Set<number>()
+  for (const r of runs) {
+    const t0 = Date.parse(r.run)
+    for (const h of r.forecast_hours) for (let f = h.first; f <= h.last; f += h.every) out.add(t0 + f * 3_600_000)
+  }
+  return [...out].sort((a, b) => a - b).map((t) => new Date(t).toISOString())
+}
+
+/** The start of the run with the most forecast hours (the newest of equals): a flight from there stays in it. */
+function defaultTime (runs: Runs): string | null {
+  const hours = (r: Runs[number]): number =>
+    r.forecast_hours.reduce((n, h) => n + Math.floor((h.last - h.first) / h.every) + 1, 0)
+  if (runs.length === 0) return null
+  return toLocalInput(runs.reduce((a, b) => (hours(b) > hours(a) ? b : a)).run)
 }
 
 function setupKey (): void {
@@ -190,6 +205,10 @@ function setupForms (): void {
   byId('profile-form').addEventListener('submit', (ev) => { void askProfile(ev) })
   byId('flight-form').addEventListener('submit', (ev) => { void askFlight(ev) })
   byId('map-reset').addEventListener('click', () => map.showCoverage())
+  byId('valid-time-pick').addEventListener('change', () => {
+    const value = byId<HTMLSelectElement>('valid-time-pick').value
+    if (value !== '') for (const id of ['p-time', 'f-time']) input(id).value = value
+  })
   byId('flight-download').addEventListener('click', () => { if (lastFlight !== null) downloadGeoJson(lastFlight) })
 }
 
