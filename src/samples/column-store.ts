@@ -4,7 +4,7 @@
 // pieces; packed records keep the kernel's reads of a column within a few cache lines, where a
 // column of seven separate arrays costs a cache miss per array.
 import { createColumn, fillColumn, type Column } from '../atmosphere/index.js'
-import { planeOffset, tileColumn, type TileLayout } from '../field/index.js'
+import { planeOffset, tileColumn, type DecodedUnit, type TileLayout } from '../field/index.js'
 
 /**
  * A record: [count, model ground (m MSL), z × levels, then per level u, v, T, q, ln p, p]; the
@@ -28,6 +28,18 @@ export interface SamplePiece {
   key: string
   layout: TileLayout
   values: Float32Array
+}
+
+/** One SamplePiece per decoded unit: the same key string every call (the column store indexes by it). */
+const samplePieces = new WeakMap<DecodedUnit, SamplePiece>()
+
+export function samplePiece (u: DecodedUnit): SamplePiece {
+  let piece = samplePieces.get(u)
+  if (piece === undefined) {
+    piece = { key: `${u.key}@${u.sha256}`, layout: u.layout, values: u.values }
+    samplePieces.set(u, piece)
+  }
+  return piece
 }
 
 /** Records kept at most (about 2.3 KB each with 41 levels), and pieces indexed at most. */

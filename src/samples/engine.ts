@@ -8,15 +8,18 @@ import { SAMPLE_STATUSES, type SampleUnit } from '../contract/samples.js'
 import {
   UnusableUnitError, VAR, decodedKey, gridX, gridY, pieceBox, type DecodedUnit, type Field, type WorkerPool
 } from '../field/index.js'
-import { SourceError, isoTime, validTime, type HeldRunStep, type Source } from '../source/index.js'
+import { SourceError, isoTime, validTime, type Source } from '../source/index.js'
 import type { LatLonGrid } from '../grib/index.js'
-import { computeSamples, OUT_COLUMNS, OUTSIDE_SOURCE, UNUSABLE, type SamplePiece, type SampleTask } from './kernel.js'
+import { computeSamples, OUT_COLUMNS, OUTSIDE_SOURCE, UNUSABLE, type SampleTask } from './kernel.js'
 import { planSamples, type Plan, type PlanSource } from './plan.js'
 import { SLICE_POINTS } from './order.js'
 import { samplesJson } from './json.js'
+import { createSession, type SampleSession } from './session.js'
+import { samplePiece } from './column-store.js'
 import { LOCAL_ARRAYS, SHARED_ARRAYS, type SampleOptions, type SamplePoints } from './points.js'
 
 export { SLICE_POINTS } from './order.js'
+export type { HeldSamples, SampleSession } from './session.js'
 
 /** More distinct source units than a request may use: the contract's 400. */
 export class TooManyUnitsError extends Error {
@@ -246,39 +249,22 @@ export class SamplesEngine {
 
   /**
    * For many small calls in a row over nearby places and times (a flight: one call per RK4 stage):
-   * the source's grid and catalog entries are read once per hour of time, and each decoded piece
-   * is looked up once and held for the session. Costs are checked per call as in `sample`.
+   * the source's grid and catalog entries are read once per hour of time, each decoded piece is
+   * looked up once and held for the session, and calls over held pieces skip the plan (session.ts).
+   * Costs are checked per call as in `sample` whenever something is to be loaded.
    */
   session (options: SampleOptions, accountId: string): SampleSession {
     const source = this.#o.source
-    let grid: Promise<LatLonGrid> | undefined
-    const near = new Map<string, Promise<HeldRunStep[]>>()
-    const planSource: PlanSource = {
-      sourceGrid: async () => await (grid ??= source.sourceGrid()),
-      entriesNear: async (hours) => {
-        const list = [...hours]
-        const key = list.join(',')
-        let entries = near.get(key)
-        if (entries === undefined) near.set(key, entries = source.entriesNear(list))
-        return await entries
-      },
-      unitAt: (rs, i, j) => source.unitAt(rs, i, j),
-      maxTimeOffsetMs: source.maxTimeOffsetMs
-    }
-    const held = new Map<string, DecodedUnit>()
-    return {
-      sample: async (points) => {
-        const loaded = await this.load(await this.plan(points, options, accountId, planSource), accountId,
-          source.deadline(), held)
-        return await this.#compute(loaded, options, undefined, false)
-      }
-    }
+    return createSession({
+      source,
+      plan: async (points, planSource) => await this.plan(points, options, accountId, planSource),
+      load: async (plan, deadline, held) => await this.load(plan, accountId, deadline, held),
+      compute: async (loaded) => await this.#compute(loaded, options, undefined, false),
+      counted: (n) => this.#points.inc(n),
+      maxUnits: this.#o.maxUnits,
+      workerThreshold: this.#o.workerThreshold
+    }, options)
   }
-}
-
-/** See SamplesEngine.session. */
-export interface SampleSession {
-  sample: (points: SamplePoints) => Promise<SamplesResult>
 }
 
 export interface LoadedPlan {
@@ -330,18 +316,6 @@ class ComputedSamples implements SamplesResult {
   get units (): SampleUnit[] {
     return (this.#units ??= describeUnits(this.plan, this.pieces))
   }
-}
-
-/** One SamplePiece per decoded unit: the same key string every call (the column store indexes by it). */
-const samplePieces = new WeakMap<DecodedUnit, SamplePiece>()
-
-function samplePiece (u: DecodedUnit): SamplePiece {
-  let piece = samplePieces.get(u)
-  if (piece === undefined) {
-    piece = { key: `${u.key}@${u.sha256}`, layout: u.layout, values: u.values }
-    samplePieces.set(u, piece)
-  }
-  return piece
 }
 
 async function runOnPool (pool: WorkerPool, task: SampleTask): Promise<void> {

@@ -1,10 +1,11 @@
 // The solver's air from the samples engine (docs/DESIGN.md §7): every evaluation is one batched
 // samples call in one engine session per flight, `linear`, heights MSL, out_of_column
 // nearest_level — the same interpolator as POST /v1/atmosphere/samples, no second one. The units
-// it read are gathered for provenance.
+// it read are gathered for provenance. Most evaluations read only pieces the session already
+// holds and are answered at once (src/samples/session.ts), the rest go through the whole engine.
 import type { SampleUnit } from '../contract/samples.js'
 import { SAMPLE_FIELDS } from '../contract/samples.js'
-import type { SamplesEngine, SamplesResult } from '../samples/engine.js'
+import type { HeldSamples, SamplesEngine, SamplesResult } from '../samples/engine.js'
 import { OK, OUT_GROUND, OUTSIDE_SOURCE } from '../samples/kernel.js'
 import type { SampleOptions, SamplePoints } from '../samples/points.js'
 import { AIR_OK, AIR_OUTSIDE, AIR_UNUSABLE, type Air, type AirBatch } from './solver.js'
@@ -71,27 +72,14 @@ export function engineAir (o: EngineAirOptions): Air {
     ...(o.run !== undefined ? { run: o.run } : {})
   }
   const session = o.engine.session(options, o.accountId)
-  // the batch never grows: its milliseconds and (model) grounds are allocated once
+  // the batch never grows: its milliseconds and (model) grounds are allocated once, and the points
+  // over them made again only when the batch's size changes
   let time = new Float64Array(0)
   let ground = new Float64Array(0)
-  return async (batch: AirBatch): Promise<void> => {
+  let points: SamplePoints | undefined
+  let pointsOf: AirBatch | undefined
+  const answer = (batch: AirBatch, r: HeldSamples): void => {
     const n = batch.n
-    if (n === 0) return
-    if (time.length < batch.t.length) {
-      time = new Float64Array(batch.t.length)
-      ground = new Float64Array(batch.t.length).fill(NaN)
-    }
-    for (let b = 0; b < n; b++) time[b] = batch.t[b] * 1000
-    const points: SamplePoints = {
-      n,
-      latitude: batch.latitude.subarray(0, n),
-      longitude: batch.longitude.subarray(0, n),
-      altitude: batch.altitude.subarray(0, n),
-      time: time.subarray(0, n),
-      ground: ground.subarray(0, n)
-    }
-    const r = await session.sample(points)
-    o.units.addResult(r)
     for (let b = 0; b < n; b++) {
       const s = r.status[b]
       batch.status[b] = s === OK ? AIR_OK : s === OUTSIDE_SOURCE ? AIR_OUTSIDE : AIR_UNUSABLE
@@ -101,5 +89,38 @@ export function engineAir (o: EngineAirOptions): Air {
       batch.density[b] = r.out[DENSITY * n + b]
       batch.ground[b] = r.out[OUT_GROUND * n + b]
     }
+  }
+  return (batch: AirBatch): void | Promise<void> => {
+    const n = batch.n
+    if (n === 0) return
+    if (time.length < batch.t.length) {
+      time = new Float64Array(batch.t.length)
+      ground = new Float64Array(batch.t.length).fill(NaN)
+      pointsOf = undefined
+    }
+    for (let b = 0; b < n; b++) time[b] = batch.t[b] * 1000
+    if (points?.n !== n || pointsOf !== batch) {
+      pointsOf = batch
+      points = {
+        n,
+        latitude: batch.latitude.subarray(0, n),
+        longitude: batch.longitude.subarray(0, n),
+        altitude: batch.altitude.subarray(0, n),
+        time: time.subarray(0, n),
+        ground: ground.subarray(0, n)
+      }
+    }
+    // most evaluations read only pieces an earlier one loaded (and listed for the provenance)
+    const held = session.sampleHeld(points)
+    if (held !== null) {
+      answer(batch, held)
+      return
+    }
+    const loading = points
+    return (async () => {
+      const r = await session.sample(loading)
+      o.units.addResult(r)
+      answer(batch, r)
+    })()
   }
 }
