@@ -63,6 +63,12 @@ t.test('the explorer in Chromium', { skip: skip ?? false }, async (t) => {
     t.ok(lat >= 48 && lat <= 56 && lon >= 13 && lon <= 25, `the default point ${lat}, ${lon} is inside the coverage`)
     t.equal(await p.page.getAttribute('#p-time', 'min'), '2020-07-21T12:00', 'times bounded by the first valid time')
     t.equal(await p.page.getAttribute('#p-time', 'max'), '2020-08-29T06:00', '… and the last')
+    t.equal(await p.page.inputValue('#p-time'), '2020-08-04T12:00', 'starting at the run with the most hours')
+    const listed = await p.page.$$eval('#valid-time-pick option', (os) => os.map((o) => o.textContent))
+    t.ok(listed.includes('2020-08-04 18:00 UTC') && listed.includes('2020-07-21 12:00 UTC'),
+      'the valid times with data are listed')
+    await p.page.selectOption('#valid-time-pick', '2020-08-15T18:00')
+    t.equal(await p.page.inputValue('#f-time'), '2020-08-15T18:00', 'choosing one sets the forms\' time')
     t.ok(await p.page.$('svg.map path.land'), 'coastlines drawn from the bundled Natural Earth data')
     const unlabelled = await p.page.$$eval('input, select', (els) =>
       els.filter((e) => ((e as unknown as { labels?: { length: number } }).labels?.length ?? 0) === 0)
