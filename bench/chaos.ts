@@ -286,7 +286,14 @@ export async function runChaos (options: ChaosOptions = {}): Promise<ChaosReport
     for (let a = 0; a < ACCOUNTS; a++) {
       for (const body of cached[a]) {
         for (const inst of instances) {
-          const res = await fetch(`${inst.url}/v1/atmosphere/profile`, post(keys[a], '', body))
+          // a 503 source_busy is the designed answer while the other instance holds the unit's
+          // fetch (slow on a loaded machine): the warm-up waits and asks again, as a client would
+          let res = await fetch(`${inst.url}/v1/atmosphere/profile`, post(keys[a], '', body))
+          for (let retry = 0; res.status === 503 && retry < 5; retry++) {
+            const wait = 1000 * Math.min(2, Number(res.headers.get('retry-after') ?? 1))
+            await new Promise((resolve) => setTimeout(resolve, wait))
+            res = await fetch(`${inst.url}/v1/atmosphere/profile`, post(keys[a], '', body))
+          }
           if (res.status !== 200) throw new Error(`warm-up answered ${res.status}: ${await res.text()}`)
         }
       }
