@@ -112,6 +112,21 @@ export function createApp (deps: AppDeps): App {
     }
   })
 
+  /** The metric series of each (route, method, status), looked up once: prom-client hashes labels per call. */
+  const series = new Map<string, { count: () => void, time: (seconds: number) => void }>()
+  const seriesOf = (route: string, method: string, status: number): { count: () => void,
+    time: (seconds: number) => void } => {
+    const key = `${route} ${method} ${status}`
+    let s = series.get(key)
+    if (s === undefined) {
+      const count = metrics.httpRequests.labels(route, method, String(status))
+      const duration = metrics.httpDuration.labels(route, method, String(status))
+      s = { count: () => count.inc(), time: (seconds) => duration.observe(seconds) }
+      series.set(key, s)
+    }
+    return s
+  }
+
   // Request id, logs, metrics and the drain flag, for every request including 404s.
   router.use((req, res, next) => {
     const incoming = req.headers['x-request-id']
@@ -126,14 +141,17 @@ export function createApp (deps: AppDeps): App {
       done = true
       inFlight--
       const seconds = Number(process.hrtime.bigint() - req.started) / 1e9
-      const labels = { route: req.routeId ?? operationOf(req), method: req.method, status: String(res.statusCode) }
-      metrics.httpRequests.inc(labels)
-      metrics.httpDuration.observe(labels, seconds)
+      const route = req.routeId ?? operationOf(req)
+      const s = seriesOf(route, req.method, res.statusCode)
+      s.count()
+      s.time(seconds)
+      // the record is built only when it will be written (load runs log at warn)
+      if (!logger.isLevelEnabled('info')) return
       logger.info({
         request_id: req.id,
         method: req.method,
         path: req.path,
-        route: labels.route,
+        route,
         status: res.statusCode,
         duration_ms: Math.round(seconds * 1e6) / 1e3,
         ...(req.accountId !== undefined ? { account_id: req.accountId } : {})
