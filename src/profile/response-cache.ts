@@ -5,8 +5,13 @@
 // run marked missing all change the generation. A short age bound covers what the generation
 // cannot see without a resolve (a run that appeared upstream since the catalog last listed).
 // The key, rate limit and allowance are checked for every request before this is consulted.
+// An answer is kept only when its body comes a second time (a small, bounded set remembers the
+// bodies seen once): traffic that never repeats costs a set entry, not a retained answer.
 
 interface Kept { bytes: Buffer, generation: number, until: number, size: number }
+
+/** Bodies remembered as seen once; the set is emptied when full (a doorkeeper, not a cache). */
+const SEEN_ONCE = 16_384
 
 export interface ResponseCacheOptions {
   maxBytes: number
@@ -18,6 +23,7 @@ export interface ResponseCacheOptions {
 
 export class ResponseCache {
   readonly #entries = new Map<string, Kept>() // insertion order = recency order
+  readonly #seen = new Set<string>()
   #bytes = 0
   readonly stats = { hits: 0, misses: 0, stored: 0, evictions: 0 }
 
@@ -55,10 +61,19 @@ export class ResponseCache {
     return kept.bytes
   }
 
-  /** Keeps an answer computed under `generation` (read before the work began); a stale one is not kept. */
+  /**
+   * Keeps an answer computed under `generation` (read before the work began) when its body has
+   * been seen before; a stale one is not kept.
+   */
   set (body: Buffer, answer: Buffer, generation: number): void {
     if (generation !== this.options.generation()) return
     const key = body.toString('latin1')
+    if (!this.#seen.has(key)) {
+      if (this.#seen.size >= SEEN_ONCE) this.#seen.clear()
+      this.#seen.add(key)
+      return
+    }
+    this.#seen.delete(key)
     const size = key.length * 2 + answer.length + 64 // the key is a JS string: two bytes a character at most
     if (size > this.options.maxBytes) return
     const old = this.#entries.get(key)

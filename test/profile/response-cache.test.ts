@@ -10,15 +10,24 @@ t.test('the cache alone', async (t) => {
   let generation = 1
   let now = 0
   const cache = new ResponseCache({ maxBytes: 1000, maxAgeMs: 100, generation: () => generation, now: () => now })
+  /** A body's second answer is the one kept. */
+  const keep = (b: Buffer, answer: Buffer, g: number): void => { cache.set(b, answer, g); cache.set(b, answer, g) }
+
+  t.test('a body seen once is remembered, not its answer; the second time the answer is kept', async (t) => {
+    cache.set(body('{"once":1}'), body('answer'), generation)
+    t.equal(cache.get(body('{"once":1}')), undefined)
+    cache.set(body('{"once":1}'), body('answer'), generation)
+    t.same(cache.get(body('{"once":1}')), body('answer'))
+  })
 
   t.test('an answer is served for the very same bytes only', async (t) => {
-    cache.set(body('{"a":1}'), body('answer'), generation)
+    keep(body('{"a":1}'), body('answer'), generation)
     t.same(cache.get(body('{"a":1}')), body('answer'))
     t.equal(cache.get(body('{"a": 1}')), undefined, 'the same JSON written differently is another request')
   })
 
   t.test('a new data generation retires every kept answer', async (t) => {
-    cache.set(body('{"b":1}'), body('answer'), generation)
+    keep(body('{"b":1}'), body('answer'), generation)
     generation++
     t.equal(cache.get(body('{"b":1}')), undefined)
   })
@@ -26,12 +35,12 @@ t.test('the cache alone', async (t) => {
   t.test('an answer computed under an older generation is not kept', async (t) => {
     const before = generation
     generation++
-    cache.set(body('{"c":1}'), body('answer'), before)
+    keep(body('{"c":1}'), body('answer'), before)
     t.equal(cache.get(body('{"c":1}')), undefined)
   })
 
   t.test('an answer is served until its age runs out', async (t) => {
-    cache.set(body('{"d":1}'), body('answer'), generation)
+    keep(body('{"d":1}'), body('answer'), generation)
     now += 99
     t.ok(cache.get(body('{"d":1}')))
     now += 1
@@ -40,11 +49,11 @@ t.test('the cache alone', async (t) => {
 
   t.test('the byte bound holds, least recently used out first', async (t) => {
     const answer = Buffer.alloc(200)
-    for (let k = 0; k < 10; k++) cache.set(body(`{"e":${k}}`), answer, generation)
+    for (let k = 0; k < 10; k++) keep(body(`{"e":${k}}`), answer, generation)
     t.ok(cache.bytes <= 1000, `${cache.bytes} bytes kept`)
     t.equal(cache.get(body('{"e":0}')), undefined, 'the oldest went first')
     t.ok(cache.get(body('{"e":9}')), 'the newest stayed')
-    cache.set(body('{"big":1}'), Buffer.alloc(2000), generation)
+    keep(body('{"big":1}'), Buffer.alloc(2000), generation)
     t.equal(cache.get(body('{"big":1}')), undefined, 'an answer larger than the bound is not kept')
   })
 })
@@ -61,7 +70,7 @@ async function post (url: string, key: string, text: string): Promise<{ status: 
 }
 
 t.test('over HTTP', async (t) => {
-  const svc = await startTestService(t, { env: { ALOFT_RATE_PER_SECOND: '0.01', ALOFT_RATE_BURST: '4' } })
+  const svc = await startTestService(t, { env: { ALOFT_RATE_PER_SECOND: '0.01', ALOFT_RATE_BURST: '5' } })
   const { key } = await svc.newAccount()
   const cache = svc.profiles!.responses
 
@@ -70,7 +79,10 @@ t.test('over HTTP', async (t) => {
   t.equal(cache.size, 0, 'an answer that had to fetch is not kept (another account might not be allowed to)')
   const first = await post(svc.url, key, PROFILE)
   t.equal(first.status, 200)
-  t.equal(cache.size, 1, 'an answer from cached data is kept')
+  t.equal(cache.size, 0, 'the first answer from cached data is not kept: the body might never come again')
+  const second = await post(svc.url, key, PROFILE)
+  t.equal(second.text, first.text)
+  t.equal(cache.size, 1, 'its second is kept')
   const hits = cache.stats.hits
   const again = await post(svc.url, key, PROFILE)
   t.equal(again.status, 200)
@@ -81,12 +93,13 @@ t.test('over HTTP', async (t) => {
 
   svc.source!.catalog.invalidate()
   const afterListing = await post(svc.url, key, PROFILE)
+  t.equal(cache.size, 0, 'nor is it kept again at once: the body counts as new under the new generation')
   t.equal(afterListing.status, 200)
   t.equal(cache.stats.hits, hits + 1, 'a catalog change retires the kept answer: computed again')
   t.equal(afterListing.text, first.text, 'to the same answer, here')
 
   const limited = await post(svc.url, key, PROFILE)
-  t.equal(limited.status, 429, 'the rate limit still counts repeats (burst of 4 spent)')
+  t.equal(limited.status, 429, 'the rate limit still counts repeats (burst of 5 spent)')
   const metrics = await (await fetch(`${svc.url}/metrics`)).text()
   t.match(metrics, /aloft_profile_repeat_lookups\{result="hit"\} [1-9]/)
 })
