@@ -6,9 +6,9 @@ import { createServer, type Server } from 'node:net'
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { EXIT_CODES } from '../../src/cli/exit-codes.js'
-import { SAMPLE_DIR } from '../helpers/service.js'
-import { runAloft, STACK_FRAME, type CliResult } from '../helpers/cli.js'
+import { EXIT_CODES } from '../src/cli/exit-codes.js'
+import { SAMPLE_DIR } from './helpers/service.js'
+import { runAloft, STACK_FRAME, type CliResult } from './helpers/cli.js'
 
 const cacheDir = await mkdtemp(join(tmpdir(), 'aloft-startup-'))
 t.teardown(() => rm(cacheDir, { recursive: true, force: true }))

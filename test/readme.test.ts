@@ -6,8 +6,8 @@ import t, { type Test } from 'tap'
 import { execFileSync } from 'node:child_process'
 import { once } from 'node:events'
 import { readFile } from 'node:fs/promises'
-import { EXIT_CODES } from '../../src/cli/exit-codes.js'
-import { ROOT, spawnAloft } from '../helpers/cli.js'
+import { EXIT_CODES } from '../src/cli/exit-codes.js'
+import { ROOT, spawnAloft } from './helpers/cli.js'
 
 const readme = await readFile(`${ROOT}README.md`, 'utf8')
 const hasCurl = ((): boolean => {
