@@ -203,6 +203,10 @@ export async function runChaos (options: ChaosOptions = {}): Promise<ChaosReport
       await exited
     }
     await Promise.all(instances.map(startInstance))
+    // the warm-up's first cold fetch must not race the worker threads' start on a loaded machine
+    for (const inst of instances) {
+      await waitFor(`instance on ${inst.port} ready`, async () => (await fetch(`${inst.url}/readyz`)).ok)
+    }
 
     // accounts, each with its own grid columns (column % ACCOUNTS), so the stand-in's requests
     // can be told apart by account

@@ -4,7 +4,6 @@
 import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { validTimesOf } from '../source/index.js'
 import { wantsHelp } from './help.js'
 import { EXIT_CODES, exitCodesText } from './exit-codes.js'
 import { packageRoot } from './package.js'
@@ -49,6 +48,7 @@ export async function run (args: string[]): Promise<number> {
   if (typeof service === 'number') return service
   const account = await service.store.createAccount('demo')
   const { secret } = await service.store.createKey(account.id, 'demo')
+  const { validTimesOf } = await import('../source/index.js')
   const times = validTimesOf((await service.source!.describe()).runs)
   const rows: string[] = []
   for (let k = 0; k < times.length; k += TIMES_PER_LINE) {

@@ -2,7 +2,7 @@
 // SIGTERM/SIGINT, then stop gracefully and exit 0. Start-up failures the operator can fix are one
 // line and an exit code of their own (exit-codes.ts).
 import { ConfigError, loadConfig, VARIABLES, type Config } from '../config.js'
-import { startService, type RunningService } from '../service.js'
+import type { RunningService } from '../service.js'
 import { StartupError } from '../startup-error.js'
 import { wantsHelp } from './help.js'
 import { EXIT_CODES, exitCodesText } from './exit-codes.js'
@@ -30,8 +30,12 @@ export function configOrExplain (env: NodeJS.ProcessEnv): Config | null {
   }
 }
 
-/** Starts the service, or prints why it cannot and returns the exit code for that. */
+/**
+ * Starts the service, or prints why it cannot and returns the exit code for that. The service is
+ * imported only here, so `--help` answers without loading it.
+ */
 export async function startOrExplain (config: Config): Promise<RunningService | number> {
+  const { startService } = await import('../service.js')
   try {
     return await startService(config)
   } catch (err) {

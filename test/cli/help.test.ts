@@ -10,7 +10,7 @@ const FIXTURE = fileURLToPath(new URL(
   '../fixtures/grib/Porbi96+GFS-forecast-web-app/data/gfs/20200728/12z/gfs.pgrb2.0p25.f000', import.meta.url))
 
 t.test('aloft --help lists every command and exits 0', async (t) => {
-  const r = await runAloft(['--help'])
+  const r = await runAloft(['--help'], {}, { covered: true })
   t.equal(r.code, 0)
   for (const name of Object.keys(COMMANDS)) t.match(r.stdout, new RegExp(`^  ${name} `, 'm'), name)
 })
@@ -18,7 +18,7 @@ t.test('aloft --help lists every command and exits 0', async (t) => {
 t.test('aloft --version prints the version of package.json', async (t) => {
   const { version } = JSON.parse(await readFile(`${ROOT}package.json`, 'utf8')) as { version: string }
   for (const flag of ['--version', '-v']) {
-    const r = await runAloft([flag])
+    const r = await runAloft([flag], {}, { covered: true })
     t.equal(r.code, 0, flag)
     t.equal(r.stdout, `${version}\n`, flag)
   }

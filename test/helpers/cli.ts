@@ -1,6 +1,7 @@
 // The built `aloft` command run as a user runs it: its own process, a clean environment (PATH
 // only, plus what the test adds), captured output and exit code.
-import { spawn, type SpawnOptions } from 'node:child_process'
+import { spawn, type ChildProcessByStdio, type SpawnOptions } from 'node:child_process'
+import type { Readable } from 'node:stream'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 
@@ -9,26 +10,41 @@ export const MAIN = 'dist/src/cli/main.js'
 
 export interface CliResult { code: number | null, stdout: string, stderr: string }
 
-/**
- * `as`: another user (uid and gid). tap records every node process it sees start, in files that
- * user cannot write; such a run goes through `env -u NODE_OPTIONS`, out of tap's sight.
- */
+export interface RunOptions {
+  /** Run as another user (uid and gid). */
+  as?: Required<Pick<SpawnOptions, 'uid' | 'gid'>>
+  /**
+   * Let tap follow the process (its coverage counts). That costs seconds a process on a loaded
+   * machine, so only the runs that reach code no other test does ask for it. Never with `as`:
+   * tap's files are not that user's to write.
+   */
+  covered?: boolean
+}
+
 export async function runAloft (
-  args: string[], env: Record<string, string> = {}, as?: Required<Pick<SpawnOptions, 'uid' | 'gid'>>
+  args: string[], env: Record<string, string> = {}, options: RunOptions = {}
 ): Promise<CliResult> {
-  const [command, argv] = as === undefined
-    ? [process.execPath, [MAIN, ...args]]
-    : ['/usr/bin/env', ['-u', 'NODE_OPTIONS', process.execPath, MAIN, ...args]]
-  const child = spawn(command, argv, {
-    cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'], ...as
-  })
+  const child = spawnAloft(args, env, options)
   let stdout = ''
   let stderr = ''
-  child.stdout!.on('data', (d) => { stdout += d })
-  child.stderr!.on('data', (d) => { stderr += d })
+  child.stdout.on('data', (d) => { stdout += d })
+  child.stderr.on('data', (d) => { stderr += d })
   const [code] = await once(child, 'close') as [number | null]
   return { code, stdout, stderr }
 }
 
 /** A stack trace's frames look like this; start-up failures must print none. */
 export const STACK_FRAME = /^\s+at .+\(?.+:\d+:\d+\)?$/m
+
+/** The built command in its own process, stdout and stderr piped (see RunOptions). */
+export function spawnAloft (
+  args: string[], env: Record<string, string> = {}, options: RunOptions = {}
+): ChildProcessByStdio<null, Readable, Readable> {
+  // tap follows every node process started with its NODE_OPTIONS; `env -u` starts one without
+  const [command, argv] = options.covered === true && options.as === undefined
+    ? [process.execPath, [MAIN, ...args]]
+    : ['/usr/bin/env', ['-u', 'NODE_OPTIONS', process.execPath, MAIN, ...args]]
+  return spawn(command, argv, {
+    cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'], ...options.as
+  })
+}

@@ -2,7 +2,6 @@
 // ready (503) while the source cannot be listed, each check's state in the body. The source is
 // really unreachable (a closed port) or really failing (the NOAA stand-in answering 503).
 import t, { type Test } from 'tap'
-import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -11,19 +10,15 @@ import { Health } from '../../src/contract/schemas.js'
 import { assertSchema } from '../helpers/service.js'
 import { startSampleUpstream } from '../helpers/upstream.js'
 import { freePort } from '../helpers/redis.js'
-import { MAIN, ROOT } from '../helpers/cli.js'
+import { spawnAloft } from '../helpers/cli.js'
 
 const cacheDir = await mkdtemp(join(tmpdir(), 'aloft-readiness-'))
 t.teardown(() => rm(cacheDir, { recursive: true, force: true }))
 
 /** `aloft serve` with this source; resolves with its URL once it listens. */
 async function serve (t: Test, source: string): Promise<string> {
-  const child = spawn(process.execPath, [MAIN, 'serve'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ALOFT_SOURCE: source, ALOFT_WORKERS: '1',
-      ALOFT_CACHE_DIR: cacheDir, ALOFT_UPSTREAM_TIMEOUT_MS: '1000' },
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
+  const child = spawnAloft(['serve'], { PORT: '0', HOST: '127.0.0.1', ALOFT_SOURCE: source, ALOFT_WORKERS: '1',
+    ALOFT_CACHE_DIR: cacheDir, ALOFT_UPSTREAM_TIMEOUT_MS: '1000' })
   t.teardown(async () => { child.kill('SIGTERM'); await once(child, 'exit') })
   let out = ''
   let err = ''

@@ -3,11 +3,11 @@
 // against it (only the address changes: the demo listens on a free port here), and the valid
 // times and exit codes the README lists are those the code has.
 import t, { type Test } from 'tap'
-import { spawn, execFileSync } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { once } from 'node:events'
 import { readFile } from 'node:fs/promises'
-import { EXIT_CODES } from '../../src/cli/exit-codes.js'
-import { MAIN, ROOT } from '../helpers/cli.js'
+import { EXIT_CODES } from '../src/cli/exit-codes.js'
+import { ROOT, spawnAloft } from './helpers/cli.js'
 
 const readme = await readFile(`${ROOT}README.md`, 'utf8')
 const hasCurl = ((): boolean => {
@@ -39,9 +39,7 @@ function shellCommands (text: string): string[] {
 }
 
 async function startDemo (t: Test): Promise<{ url: string, exports: Record<string, string>, stdout: string }> {
-  const child = spawn(process.execPath, [MAIN, 'demo'], {
-    cwd: ROOT, env: { PATH: process.env.PATH ?? '', PORT: '0' }, stdio: ['ignore', 'pipe', 'ignore']
-  })
+  const child = spawnAloft(['demo'], { PORT: '0' })
   t.teardown(async () => { child.kill('SIGINT'); await once(child, 'exit') })
   let stdout = ''
   child.stdout.on('data', (d) => { stdout += d })
