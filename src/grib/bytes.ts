@@ -59,6 +59,17 @@ export function bytesFor (count: number, bits: number): number {
 }
 
 /**
+ * A DataView over `b` and the 4 bytes after it, or null when its buffer ends sooner. Section 7 of
+ * a scanned message is always followed by the '7777' end marker, so its readers can cut each value
+ * from one big-endian 32-bit load at the value's first byte, with no branch per value; the bits
+ * taken from past `b` are shifted out unused.
+ */
+export function paddedView (b: Uint8Array): DataView | null {
+  if (b.byteOffset + b.byteLength + 4 > b.buffer.byteLength) return null
+  return new DataView(b.buffer, b.byteOffset, b.byteLength + 4)
+}
+
+/**
  * A big-endian bit cursor over `b`. Reads of up to 25 bits go through a 32-bit integer
  * accumulator; wider ones (rare: 26..32-bit packing) fall back to float arithmetic.
  * No bounds checks here: decoders verify the bit budget of a section before reading it.

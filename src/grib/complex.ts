@@ -2,14 +2,19 @@
 // order ecCodes' data_g22order_packing decodes them, so results match it exactly:
 //   [5.3 extra descriptors][NG group references][NG group widths][NG group lengths][values]
 // each part starting on a byte boundary; missing values (management 1/2) become NaN.
-import { BitReader, bytesFor, sN, uN } from './bytes.js'
+// The descriptors are unpacked and checked first, each part in one tight loop into a typed array,
+// so the value loops (complex-values.ts) run with no per-group reads or checks.
+import { BitReader, bytesFor, paddedView } from './bytes.js'
+import { differenced, groupsToIntegers, scaleIntegers } from './complex-values.js'
 import { GribError } from './errors.js'
 import { power } from './scaling.js'
 import type { DataParams } from './section5.js'
 
-// Integer values before scaling. Reused across calls (one per worker thread): a 0.25° field is
-// 1M values, and allocating 8 MB per decode would dominate small files.
-let scratch = new Float64Array(0)
+// Per-group references, widths and lengths. Reused across calls (one set per worker thread),
+// grown to the most groups seen: a 0.25° field has ~30 000 groups.
+let refs = new Uint32Array(0)
+let widths = new Uint32Array(0)
+let lengths = new Uint32Array(0)
 
 function fail (message: string): never { throw new GribError('corrupt_section', message) }
 
@@ -52,134 +57,65 @@ export function decode (p: DataParams, data: Uint8Array, out: Float32Array): voi
   if (valuesAt > data.length) {
     throw new GribError('truncated', `complex packing descriptors need ${valuesAt} bytes, section 7 has ${data.length}`)
   }
-  const valueBits = (data.length - valuesAt) * 8
 
-  if (scratch.length < n) scratch = new Float64Array(n)
-  const v = scratch
-  const refs = new BitReader(data, refsAt)
-  const widths = new BitReader(data, widthsAt)
-  const lengths = new BitReader(data, lengthsAt)
-  const allOnes = 2 ** nbits - 1
-  // The value cursor is kept in locals (not a BitReader): this loop runs once per grid point and
-  // is most of the decode time on 0.25° fields.
-  let pos = valuesAt; let acc = 0; let have = 0
-  let used = 0 // bits consumed from the values part
+  if (refs.length < ng) {
+    refs = new Uint32Array(ng); widths = new Uint32Array(ng); lengths = new Uint32Array(ng)
+  }
+  const view = paddedView(data)
+  unpack(data, view, refsAt, ng, nbits, refs)
+  unpack(data, view, widthsAt, ng, p.groupWidthBits, widths)
+  unpack(data, view, lengthsAt, ng, p.groupLengthBits, lengths)
+  const widest = checkGroups(p, n, (data.length - valuesAt) * 8)
+
+  const groups = { refs, widths, lengths, count: ng }
+  // the common case (GFS): no missing values, differenced, narrow groups: one pass into `out`
+  if (view !== null && order > 0 && mvm === 0 && widest <= 24) {
+    differenced(groups, data, view, valuesAt, order, extra, bs, R, ds, out)
+    return
+  }
+  const v = groupsToIntegers(groups, data, valuesAt, nbits, mvm, n)
+  scaleIntegers(v, n, order, mvm, data, extra, bs, R, ds, out)
+}
+
+/** `count` unsigned integers of `bits` bits from byte `at` into `into` (`view`: see paddedView). */
+function unpack (data: Uint8Array, view: DataView | null, at: number, count: number, bits: number,
+  into: Uint32Array): void {
+  if (view === null || bits > 24) { // rare: wide fields, or a section 7 not followed by its end marker
+    const r = new BitReader(data, at)
+    for (let i = 0; i < count; i++) into[i] = r.read(bits)
+    return
+  }
+  const shift = 31 - bits // and then 1 more: 0 bits give 0 (a shift by 32 would be a shift by 0)
+  let pos = at; let off = 0 // byte, and bit in it (0..7)
+  for (let i = 0; i < count; i++) {
+    into[i] = ((view.getUint32(pos) << off) >>> shift) >>> 1
+    off += bits; pos += off >>> 3; off &= 7
+  }
+}
+
+/**
+ * Turns the unpacked widths and lengths into true ones, in place, checking each group in order as
+ * ecCodes reads them: the values stay inside the grid and section 7. Returns the widest group.
+ */
+function checkGroups (p: DataParams, n: number, valueBits: number): number {
+  const ng = p.groups
   let count = 0
+  let used = 0 // bits of the values part
+  let widest = 0
   for (let g = 0; g < ng; g++) {
-    const ref = refs.read(nbits)
-    const width = widths.read(p.groupWidthBits) + p.groupWidthReference
-    let len = lengths.read(p.groupLengthBits) * p.groupLengthIncrement + p.groupLengthReference
-    if (g === ng - 1) len = p.lastGroupLength
+    const width = widths[g] + p.groupWidthReference
+    const len = g === ng - 1 ? p.lastGroupLength : lengths[g] * p.groupLengthIncrement + p.groupLengthReference
     if (count + len > n) fail(`group ${g} of length ${len} runs past ${n} values`)
     if (width > 32) throw new GribError('unsupported_packing', `group ${g} is ${width} bits wide (at most 32)`)
     used += len * width
     if (used > valueBits) {
       throw new GribError('truncated', `group ${g} needs ${used} value bits, section 7 holds ${valueBits}`)
     }
-    const end = count + len
-    if (width === 0) {
-      // every value of the group is its reference; with missing management, a reference of all
-      // ones (primary) or all ones minus one (secondary) marks the whole group missing
-      const missing = mvm !== 0 && (ref === allOnes || (mvm === 2 && ref === allOnes - 1))
-      v.fill(missing ? NaN : ref, count, end)
-      count = end
-      continue
-    }
-    const max = mvm === 0 ? -1 : 2 ** width - 1 // -1: no value is "missing" without management
-    const max2 = mvm === 2 ? max - 1 : -1
-    if (width <= 24 && mvm === 0) {
-      const mask = (1 << width) - 1
-      for (; count < end; count++) {
-        while (have < width) { acc = ((acc << 8) | data[pos++]) >>> 0; have += 8 }
-        have -= width
-        v[count] = ref + ((acc >>> have) & mask)
-        acc &= (1 << have) - 1
-      }
-    } else if (width <= 24) {
-      const mask = (1 << width) - 1
-      for (; count < end; count++) {
-        while (have < width) { acc = ((acc << 8) | data[pos++]) >>> 0; have += 8 }
-        have -= width
-        const x = (acc >>> have) & mask
-        acc &= (1 << have) - 1
-        v[count] = x === max || x === max2 ? NaN : ref + x
-      }
-    } else {
-      for (; count < end; count++) {
-        // 25..32 bits: two reads of at most 16, joined in floating point (no 32-bit overflow)
-        let x = 0
-        for (let part = width - 16; part > 0; part = part === 16 ? 0 : 16) {
-          while (have < part) { acc = ((acc << 8) | data[pos++]) >>> 0; have += 8 }
-          have -= part
-          x = x * (2 ** part) + ((acc >>> have) & ((1 << part) - 1))
-          acc &= (1 << have) - 1
-        }
-        v[count] = x === max || x === max2 ? NaN : ref + x
-      }
-    }
+    count += len
+    widths[g] = width
+    lengths[g] = len
+    if (width > widest) widest = width
   }
   if (count !== n) fail(`groups hold ${count} values, section 5 says ${n}`)
-
-  if (order > 0 && mvm === 0) {
-    undifferenceAndScale(v, n, order, data, extra, bs, R, ds, out)
-    return
-  }
-  if (order > 0) undifference(v, n, order, data, extra)
-  for (let i = 0; i < n; i++) out[i] = (v[i] * bs + R) * ds // NaN stays NaN
-}
-
-/** The common case (no missing values): undo differencing and scale in one pass. */
-function undifferenceAndScale (v: Float64Array, n: number, order: number, data: Uint8Array, extra: number,
-  bs: number, R: number, ds: number, out: Float32Array): void {
-  const first = uN(data, 0, extra)
-  const bias = sN(data, order * extra, extra)
-  if (n === 0) return
-  out[0] = (first * bs + R) * ds
-  if (order === 1) {
-    let last = first
-    for (let j = 1; j < n; j++) {
-      last = v[j] + last + bias
-      out[j] = (last * bs + R) * ds
-    }
-    return
-  }
-  if (n === 1) return
-  const second = uN(data, extra, extra)
-  out[1] = (second * bs + R) * ds
-  let penultimate = first
-  let last = second
-  for (let j = 2; j < n; j++) {
-    const x = v[j] + bias + last + last - penultimate
-    penultimate = last
-    last = x
-    out[j] = (x * bs + R) * ds
-  }
-}
-
-/** Undo spatial differencing over the non-missing values (ecCodes post_process). */
-function undifference (v: Float64Array, n: number, order: number, data: Uint8Array, extra: number): void {
-  const first = uN(data, 0, extra)
-  const second = order === 2 ? uN(data, extra, extra) : 0
-  const bias = sN(data, order * extra, extra)
-  let j = 0
-  while (j < n && Number.isNaN(v[j])) j++
-  if (j < n) v[j++] = first
-  if (order === 1) {
-    let last = first
-    for (; j < n; j++) {
-      if (Number.isNaN(v[j])) continue
-      last = v[j] += last + bias
-    }
-    return
-  }
-  while (j < n && Number.isNaN(v[j])) j++
-  if (j < n) v[j++] = second
-  let penultimate = first
-  let last = second
-  for (; j < n; j++) {
-    if (Number.isNaN(v[j])) continue
-    const x = v[j] + bias + last + last - penultimate
-    penultimate = last
-    last = v[j] = x
-  }
+  return widest
 }
