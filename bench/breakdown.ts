@@ -47,14 +47,14 @@ const IGNORED = new Set(['(idle)', '(root)'])
 
 export interface BreakdownRow { room: Room, usPerRequest: number, share: number }
 
-/** µs of CPU per answered request, room by room (idle time left out). */
-export function breakdown (profile: CpuProfile, requests: number): BreakdownRow[] {
+/** A classifier for one profile: node id → its room (null for idle and root). */
+export function roomOf (profile: CpuProfile): (id: number) => Room | null {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]))
   const parent = new Map<number, number>()
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
-  const roomOf = new Map<number, Room | null>()
+  const rooms = new Map<number, Room | null>()
   const classify = (id: number): Room | null => {
-    const known = roomOf.get(id)
+    const known = rooms.get(id)
     if (known !== undefined) return known
     const { functionName, url } = byId.get(id)!.callFrame
     let room: Room | null
@@ -65,9 +65,15 @@ export function breakdown (profile: CpuProfile, requests: number): BreakdownRow[
       room = rule !== undefined ? rule[0] : up !== undefined ? classify(up) ?? 'other' : 'other'
       if (room === null) room = 'other'
     }
-    roomOf.set(id, room)
+    rooms.set(id, room)
     return room
   }
+  return classify
+}
+
+/** µs of CPU per answered request, room by room (idle time left out). */
+export function breakdown (profile: CpuProfile, requests: number): BreakdownRow[] {
+  const classify = roomOf(profile)
   const us = new Map<Room, number>(ROOMS.map((r) => [r, 0]))
   for (let k = 0; k < profile.samples.length; k++) {
     const room = classify(profile.samples[k])

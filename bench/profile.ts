@@ -9,7 +9,9 @@
 // with Redis when one answers (REDIS_URL, as `npm run bench` provides). Full float64 output.
 //   npx tsc -p tsconfig.json && node dist/bench/profile.js [--seconds 5] [--connections 32] [--points 256]
 //   … --breakdown [--breakdown-seconds 8]: also the CPU of a fresh-body request, room by room, from a
-//   V8 CPU profile of the server over the load window (bench/breakdown.ts) → bench/results/.
+//   V8 CPU profile of the server over the load window (bench/breakdown.ts) → bench/results/;
+//   … --breakdown-only: the breakdown alone; --keep-profile DIR: the raw .cpuprofile files there too
+//   (open them in Chrome DevTools or read them with bench/top-frames).
 // The server is bench/server.js over data/sample (mirror). Writes bench/results/profile.json.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -26,7 +28,10 @@ const seconds = numberArg('seconds', 5)
 const connections = numberArg('connections', 32)
 const points = numberArg('points', 256)
 const breakdownSeconds = numberArg('breakdown-seconds', 8)
-const withBreakdown = process.argv.includes('--breakdown')
+const breakdownOnly = process.argv.includes('--breakdown-only')
+const withBreakdown = breakdownOnly || process.argv.includes('--breakdown')
+const keepAt = process.argv.indexOf('--keep-profile')
+const keepDir = keepAt > 0 ? process.argv[keepAt + 1] : undefined
 const warmupSeconds = 1
 const REDIS_PREFIX = 'aloft-bench:'
 /** Bodies per fresh file: more than any closed-loop window here sends, so none repeats. */
@@ -91,27 +96,47 @@ async function measureMix (server: ServerChild, mix: MixName): Promise<MixResult
   return { mix, bare, profile, ratio: profile.rps / bare.rps, halfRate, open }
 }
 
-/** CPU per fresh request, room by room, over a closed-loop window of the profile route. */
-async function measureBreakdown (store: Store): Promise<{ requests: number, rows: BreakdownRow[] }> {
+/** CPU per fresh request, room by room, over a closed-loop window: the profile route, then the bare route. */
+async function measureBreakdown (store: Store): Promise<Breakdown> {
   const server = await startProfileServer(store)
   try {
-    const headers = { 'content-type': 'application/json', 'x-api-key': server.info.key }
-    const target = { url: `${server.info.aloftUrl}/v1/atmosphere/profile`, method: 'POST' as const, headers }
-    await closedLoop({ ...target, bodyFile: await freshFile() }, { connections, seconds: 1, warmupSeconds: 0 })
-    await fetch(`${server.info.bareUrl}/cpu-profile/start`, { method: 'POST' })
-    const run = await closedLoop({ ...target, bodyFile: await freshFile() },
-      { connections, seconds: breakdownSeconds, warmupSeconds: 0 })
-    const profile = await (await fetch(`${server.info.bareUrl}/cpu-profile/stop`, { method: 'POST' })).json()
-    return { requests: run.requests, rows: breakdown(profile as CpuProfile, run.requests) }
+    const profileTarget = { url: `${server.info.aloftUrl}/v1/atmosphere/profile`, method: 'POST' as const,
+      headers: { 'content-type': 'application/json', 'x-api-key': server.info.key } }
+    const bareTarget = { url: `${server.info.bareUrl}/parse`, method: 'POST' as const,
+      headers: { 'content-type': 'application/json' } }
+    const profiled = async (target: ClosedTarget, name: string): Promise<Omit<Breakdown, 'store' | 'bare'>> => {
+      await closedLoop({ ...target, bodyFile: await freshFile() }, { connections, seconds: 1, warmupSeconds: 0 })
+      await fetch(`${server.info.bareUrl}/cpu-profile/start`, { method: 'POST' })
+      const run = await closedLoop({ ...target, bodyFile: await freshFile() },
+        { connections, seconds: breakdownSeconds, warmupSeconds: 0 })
+      const profile = await (await fetch(`${server.info.bareUrl}/cpu-profile/stop`, { method: 'POST' })).json()
+      if (keepDir !== undefined) {
+        const kept = join(keepDir, `${name}-fresh-${store}.cpuprofile`)
+        await writeFile(kept, JSON.stringify(profile))
+        console.log(`→ ${kept}`)
+      }
+      return { requests: run.requests, rows: breakdown(profile as CpuProfile, run.requests) }
+    }
+    const profile = await profiled(profileTarget, 'profile')
+    const bare = await profiled(bareTarget, 'bare')
+    return { store, ...profile, bare }
   } finally {
     await server.stop()
   }
 }
 
+interface Breakdown {
+  store: Store
+  requests: number
+  rows: BreakdownRow[]
+  /** The bare route over the same bodies: the floor each room is judged against. */
+  bare: { requests: number, rows: BreakdownRow[] }
+}
+
 const results: Array<{ store: Store, mixes: MixResult[] }> = []
-const breakdowns: Array<{ store: Store, requests: number, rows: BreakdownRow[] }> = []
+const breakdowns: Breakdown[] = []
 try {
-  for (const store of STORES) {
+  for (const store of breakdownOnly ? [] : STORES) {
     const server = await startProfileServer(store)
     try {
       const mixes: MixResult[] = []
@@ -121,7 +146,7 @@ try {
       await server.stop()
     }
   }
-  if (withBreakdown) for (const store of STORES) breakdowns.push({ store, ...await measureBreakdown(store) })
+  if (withBreakdown) for (const store of STORES) breakdowns.push(await measureBreakdown(store))
 } finally {
   await rm(dir, { recursive: true, force: true })
 }
@@ -129,44 +154,49 @@ try {
 const openErrors = (r: LoadResult): number => Object.entries(r.outcomes)
   .filter(([k]) => !k.endsWith(' 200'))
   .reduce((n, [, v]) => n + v, 0)
-console.log(`profile: cached profiles vs a bare polka route reading and parsing the same bodies, same server ` +
-  `process (${seconds} s each after ${warmupSeconds} s warm-up, ${connections} connections, ` +
-  `${WRK !== null ? 'wrk' : 'bench/loadgen'} closed loop; hot = 1 body, distinct = ${points} bodies in turn, ` +
-  'fresh = never the same body twice)')
-console.log(table(
-  ['store', 'mix', 'bare req/s', 'profile req/s', 'ratio', 'goal', 'profile p50 ms', 'profile p99 ms', 'errors'],
-  results.flatMap(({ store, mixes }) => mixes.map((m) => [
-    store, m.mix, int(m.bare.rps), int(m.profile.rps), m.ratio.toFixed(2),
-    m.mix === 'hot' ? '≥ 0.50' : m.mix === 'fresh' ? '≥ 0.40' : '',
-    ms(m.profile.p50Ms), ms(m.profile.p99Ms), String(m.bare.errors + m.profile.errors)
-  ]))
-))
-if (redisUrl === null) console.log('(no REDIS_URL: the Redis store was not measured; `npm run bench` provides one)')
-console.log('\nprofile at half its maximum (open loop, bench/loadgen, latency from the scheduled start, ' +
-  `${seconds} s; goal p99 < 5 ms)`)
-console.log(table(
-  ['store', 'mix', 'rate req/s', 'achieved req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-200', 'scheduler lag ms'],
-  results.flatMap(({ store, mixes }) => mixes.map((m) => [
-    store, m.mix, String(m.halfRate), int(m.open.rps), ms(m.open.latencyMs.p50), ms(m.open.latencyMs.p99),
-    ms(m.open.latencyMs.max), String(openErrors(m.open)), ms(m.open.schedulerLagMs)
-  ]))
-))
+if (!breakdownOnly) {
+  console.log(`profile: cached profiles vs a bare polka route reading and parsing the same bodies, same server ` +
+    `process (${seconds} s each after ${warmupSeconds} s warm-up, ${connections} connections, ` +
+    `${WRK !== null ? 'wrk' : 'bench/loadgen'} closed loop; hot = 1 body, distinct = ${points} bodies in turn, ` +
+    'fresh = never the same body twice)')
+  console.log(table(
+    ['store', 'mix', 'bare req/s', 'profile req/s', 'ratio', 'goal', 'profile p50 ms', 'profile p99 ms', 'errors'],
+    results.flatMap(({ store, mixes }) => mixes.map((m) => [
+      store, m.mix, int(m.bare.rps), int(m.profile.rps), m.ratio.toFixed(2),
+      m.mix === 'hot' ? '≥ 0.50' : m.mix === 'fresh' ? '≥ 0.40' : '',
+      ms(m.profile.p50Ms), ms(m.profile.p99Ms), String(m.bare.errors + m.profile.errors)
+    ]))
+  ))
+  if (redisUrl === null) console.log('(no REDIS_URL: the Redis store was not measured; `npm run bench` provides one)')
+  console.log('\nprofile at half its maximum (open loop, bench/loadgen, latency from the scheduled start, ' +
+    `${seconds} s; goal p99 < 5 ms)`)
+  console.log(table(
+    ['store', 'mix', 'rate req/s', 'achieved req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-200', 'scheduler lag ms'],
+    results.flatMap(({ store, mixes }) => mixes.map((m) => [
+      store, m.mix, String(m.halfRate), int(m.open.rps), ms(m.open.latencyMs.p50), ms(m.open.latencyMs.p99),
+      ms(m.open.latencyMs.max), String(openErrors(m.open)), ms(m.open.schedulerLagMs)
+    ]))
+  ))
+}
 for (const b of breakdowns) {
-  console.log(`\nCPU per fresh profile request, ${b.store} store (V8 CPU profile over ${breakdownSeconds} s, ` +
-    `${b.requests} requests; µs of CPU per request, idle left out)`)
-  const total = b.rows.reduce((a, r) => a + r.usPerRequest, 0)
-  console.log(table(['room', 'µs/request', 'share'], [
-    ...b.rows.map((r) => [r.room, r.usPerRequest.toFixed(1), `${(r.share * 100).toFixed(1)} %`]),
-    ['total', total.toFixed(1), '100 %']
+  console.log(`\nCPU per fresh request, ${b.store} store (V8 CPU profile over ${breakdownSeconds} s each: ` +
+    `${b.requests} profile requests, ${b.bare.requests} to the bare route; µs of CPU per request, idle left out)`)
+  const total = (rows: BreakdownRow[]): number => rows.reduce((a, r) => a + r.usPerRequest, 0)
+  console.log(table(['room', 'profile µs', 'share', 'bare route µs'], [
+    ...b.rows.map((r, k) => [r.room, r.usPerRequest.toFixed(1), `${(r.share * 100).toFixed(1)} %`,
+      b.bare.rows[k].usPerRequest.toFixed(1)]),
+    ['total', total(b.rows).toFixed(1), '100 %', total(b.bare.rows).toFixed(1)]
   ]))
 }
-const path = writeResult('profile', {
-  seconds, warmup_seconds: warmupSeconds, connections, points,
-  closed_loop_tool: WRK !== null ? 'wrk' : 'loadgen',
-  stores: results,
-  ...(withBreakdown ? { breakdown: breakdowns } : {})
-})
-console.log(`\n→ ${path}`)
+if (!breakdownOnly) {
+  const path = writeResult('profile', {
+    seconds, warmup_seconds: warmupSeconds, connections, points,
+    closed_loop_tool: WRK !== null ? 'wrk' : 'loadgen',
+    stores: results,
+    ...(withBreakdown ? { breakdown: breakdowns } : {})
+  })
+  console.log(`\n→ ${path}`)
+}
 if (withBreakdown) {
   const detail = writeResult('profile-breakdown', { breakdown_seconds: breakdownSeconds, connections, breakdowns })
   console.log(`→ ${detail}`)
