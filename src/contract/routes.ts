@@ -35,8 +35,12 @@ export interface RouteSpec {
   body?: { schema: TSchema, limitBytes: number, mediaTypes?: string[] }
   /** The query's fields (the handler reads and checks them; OpenAPI lists them as parameters). */
   query?: TSchema
-  /** Success status → schema (JSON) or media type for non-JSON bodies; `alternatives`: other media types by Accept. */
-  success: { status: number, schema?: TSchema, mediaType?: string, alternatives?: string[] }
+  /**
+   * Success status → schema (JSON) or media type for non-JSON bodies; `alternatives`: other media types by Accept.
+   * `builtInOrder`: the handler builds its answers with the schema's properties in the schema's order (a test
+   * holds it to that), so JSON.stringify writes them as the schema's serializer would.
+   */
+  success: { status: number, schema?: TSchema, mediaType?: string, alternatives?: string[], builtInOrder?: true }
   /** Problem codes this operation may answer with, besides internal_error. */
   problems: ProblemCodeName[]
   /** A non-success answer with a JSON body of the route's own (not a problem), e.g. readiness's 503. */
@@ -73,7 +77,7 @@ export const ROUTES: readonly RouteSpec[] = [
     method: 'POST', path: '/v1/atmosphere/profile', operationId: 'get_atmospheric_profile', tag: 'atmosphere',
     summary: 'Wind, temperature, pressure, humidity and density at 1–32 heights above a point',
     auth: 'api_key', admissionCost: 1, unauthorizedTitle: PROFILE_UNAUTHORIZED_TITLE, body: json(AtmosphereRequest),
-    success: { status: 200, schema: AtmosphereResponse },
+    success: { status: 200, schema: AtmosphereResponse, builtInOrder: true },
     problems: [...KEY_PROBLEMS, 'rate_limited', ...BODY_PROBLEMS, ...DATA_PROBLEMS, 'outside_vertical_range']
   }),
   route({

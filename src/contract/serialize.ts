@@ -1,6 +1,8 @@
 // Response serialisers compiled from the TypeBox schemas (the idea of fast-json-stringify, in a
 // page): the schema fixes the property names and order, so only the values are formatted at run
-// time. A cached profile spends about 7 µs in JSON.stringify and about 2 µs here.
+// time, whatever order the handler built its objects in. Numbers are formatted by `'' + x`, which
+// makes a string of each: for number-heavy answers JSON.stringify is faster, and routes whose
+// answers are built in schema order use it instead (RouteSpec.success.builtInOrder).
 //
 // For a value the schema describes, the output is exactly JSON.stringify's (properties in schema
 // order; undefined properties left out; non-finite numbers as null). What the compiler does not

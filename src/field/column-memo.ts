@@ -1,11 +1,12 @@
 // Filled columns kept per decoded unit: filling one (heights, q from RH) costs more than
 // interpolating it, and callers come back to the same grid points. A unit's set goes with the
-// unit (WeakMap), and is cleared when it reaches COLUMNS_PER_UNIT (about 2.3 KB each).
+// unit (WeakMap) and holds at most COLUMNS_PER_UNIT (about 2.3 KB each, so under 5 MB a unit: the
+// 0.25° points of an 8° × 12° region), the oldest filled going first.
 import type { Column } from '../atmosphere/index.js'
 import type { TileLayout } from './layout.js'
 import { columnOf } from './tile-column.js'
 
-export const COLUMNS_PER_UNIT = 512
+export const COLUMNS_PER_UNIT = 2048
 
 /** What a memo needs of a decoded unit. */
 export interface ColumnHolder {
@@ -15,6 +16,8 @@ export interface ColumnHolder {
 
 export class ColumnMemo {
   readonly #columns = new WeakMap<ColumnHolder, Map<number, Column>>()
+
+  constructor (readonly perUnit = COLUMNS_PER_UNIT) {}
 
   /** The filled column at (i, j) of `unit`, filled once and then reused. */
   get (unit: ColumnHolder, i: number, j: number): Column {
@@ -27,7 +30,8 @@ export class ColumnMemo {
     let column = columns.get(at)
     if (column === undefined) {
       column = columnOf(unit.layout, unit.values, i, j)
-      if (columns.size >= COLUMNS_PER_UNIT) columns.clear()
+      // a Map iterates in insertion order: its first key is the oldest
+      if (columns.size >= this.perUnit) columns.delete(columns.keys().next().value as number)
       columns.set(at, column)
     }
     return column

@@ -66,6 +66,9 @@ export class Field {
   /** Decoded entries per source unit key, so the source knows what is cached. */
   readonly #unitsCached = new Map<string, number>()
   readonly #lookups: Counter<'result'>
+  /** The two series of #lookups, labelled once (prom-client hashes the labels of every inc). */
+  readonly #hits: { inc: () => void }
+  readonly #misses: { inc: () => void }
   readonly #columns = new ColumnMemo()
 
   constructor (options: FieldOptions) {
@@ -80,6 +83,8 @@ export class Field {
       labelNames: ['result'],
       registers
     })
+    this.#hits = this.#lookups.labels('hit')
+    this.#misses = this.#lookups.labels('miss')
     const { cache, pool } = this
     /* eslint-disable no-new -- a collected gauge registers itself */
     new Gauge({
@@ -134,6 +139,12 @@ export class Field {
   async #load (
     key: string, box: GridBox | undefined, deadline: number, fetch: () => Promise<FetchedUnit>
   ): Promise<{ unit: DecodedUnit, hit: boolean }> {
+    // the common case, a unit in memory: no deadline timer, no race
+    const held = this.cache.hit(key)
+    if (held !== undefined) {
+      this.#hits.inc()
+      return { unit: held, hit: true }
+    }
     const loading = this.cache.get(key, async () => {
       const fetched = await fetch()
       const shared = new Uint8Array(new SharedArrayBuffer(fetched.bytes.length))
@@ -159,7 +170,8 @@ export class Field {
     const { value: unit, hit } = await beforeDeadline(loading, deadline, () => new SourceError('source_busy', {
       detail: 'the data is still being prepared for another request; try again shortly', retryAfterSeconds: 1
     }))
-    this.#lookups.inc({ result: hit ? 'hit' : 'miss' })
+    if (hit) this.#hits.inc()
+    else this.#misses.inc()
     return { unit, hit }
   }
 

@@ -39,6 +39,16 @@ export class UnitCache<V extends Sized> {
   }
 
   /**
+   * The cached value, counted as a hit (refreshing its recency), or undefined, counting nothing:
+   * the `get` that follows a miss counts it.
+   */
+  hit (key: string): V | undefined {
+    const value = this.peek(key)
+    if (value !== undefined) this.stats.hits++
+    return value
+  }
+
+  /**
    * The value for `key`: cached, joined to a load under way, or loaded now. `hit` tells the
    * caller which (joined loads count as hits: they cost nothing upstream).
    */

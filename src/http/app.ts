@@ -175,7 +175,11 @@ export function createApp (deps: AppDeps): App {
     if (route.admissionCost > 1) {
       throw new Error(`${route.operationId}: admission costs above 1 token are not supported`)
     }
-    const serialize = route.success.schema === undefined ? JSON.stringify : compileSerializer(route.success.schema)
+    // V8's JSON.stringify formats each number straight into its output, where a compiled serializer makes
+    // a string of each: a fresh profile's hundred doubles take half the time. Order is what the compiled
+    // serializer adds, so a route whose answers are built in schema order needs only JSON.stringify.
+    const { schema, builtInOrder } = route.success
+    const serialize = schema === undefined || builtInOrder === true ? JSON.stringify : compileSerializer(schema)
     const method = route.method.toLowerCase() as 'get' | 'post' | 'delete'
     const kept = repeats[route.operationId]
     router[method](route.path, async (req, res) => {

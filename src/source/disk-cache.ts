@@ -41,9 +41,7 @@ export class DiskCache {
   }
 
   private paths (key: string): { data: string, meta: string } {
-    if (!/^[A-Za-z0-9._/-]+$/.test(key) || key.split('/').includes('..')) {
-      throw new Error(`unit key ${JSON.stringify(key)} is not a safe cache path`)
-    }
+    checkKey(key)
     const base = join(this.root, key)
     return { data: base + '.grib2', meta: base + '.json' }
   }
@@ -68,12 +66,17 @@ export class DiskCache {
   async ready (): Promise<void> {
     this.indexed ??= this.index()
     await this.indexed
+    this.isReady = true
   }
+
+  /** Set once ready() has resolved: callers then need not wait for it. */
+  isReady = false
 
   /** Is the unit cached? Only after ready(): until then nothing is known, so nothing is. */
   has (key: string): boolean {
-    this.paths(key) // refuses keys that are not safe paths, as every other method does
-    return this.entries.has(key)
+    if (this.entries.has(key)) return true // a key held was checked when it was stored
+    checkKey(key) // refuses keys that are not safe paths, as every other method does
+    return false
   }
 
   /** Bytes of units held now. */
@@ -172,5 +175,12 @@ export class DiskCache {
     this.generation++
     this.entries.delete(key)
     this.total -= old.bytes
+  }
+}
+
+/** Throws unless the unit key is a safe relative path under the cache root. */
+function checkKey (key: string): void {
+  if (!/^[A-Za-z0-9._/-]+$/.test(key) || key.split('/').includes('..')) {
+    throw new Error(`unit key ${JSON.stringify(key)} is not a safe cache path`)
   }
 }

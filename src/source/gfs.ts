@@ -146,8 +146,18 @@ export function filterQuery (rs: RunStep, tile: Tile): string {
 }
 
 /** Unit keys double as cache paths: only [A-Za-z0-9._/-]. */
+/** Unit keys formatted so far, by run + step (a run is a whole number of hours in ms, a step < 1000 h). */
+const unitKeyMemo = new Map<number, string>()
+
 export function fileUnitKey (rs: RunStep): string {
-  return `gfs/${runText(rs.run)}/f${pad(rs.step, 3)}`
+  const id = rs.run + rs.step
+  let key = unitKeyMemo.get(id)
+  if (key === undefined) {
+    key = `gfs/${runText(rs.run)}/f${pad(rs.step, 3)}`
+    if (unitKeyMemo.size >= ISO_MEMO_LIMIT) unitKeyMemo.clear()
+    unitKeyMemo.set(id, key)
+  }
+  return key
 }
 
 export function tileUnitKey (rs: RunStep, tile: Tile): string {

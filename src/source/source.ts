@@ -207,12 +207,12 @@ export class Source {
    */
   async resolve (request: ResolveRequest): Promise<Resolution> {
     const { latitude, longitude, time } = request
-    await this.disk.ready()
+    if (!this.disk.isReady) await this.disk.ready()
     if (!Number.isFinite(latitude) || latitude < -90 || latitude > 90 || !Number.isFinite(longitude) ||
       Number.isNaN(time.getTime())) {
       throw new RangeError('resolve needs a latitude in [-90, 90], a finite longitude and a valid time')
     }
-    const grid = await this.grid()
+    const grid = this.knownGrid ?? await this.grid()
     const gp = gridPointIndex(grid, latitude, longitude)
     if (gp === null) {
       throw new SourceError('outside_source_coverage', {
@@ -220,7 +220,7 @@ export class Source {
           `${grid.south}..${grid.north}, longitude ${normalizeLongitude(grid.west)}..${normalizeLongitude(grid.east)})`
       })
     }
-    const choice = await this.timeChoice(time.getTime())
+    const choice = this.keptTimeChoice(time.getTime()) ?? await this.timeChoice(time.getTime())
     // the catalog's runs for the chosen valid time, newest first, then any older run still in a
     // cache (the catalog may not have listed its day): a cached unit in either upstream counts
     const listed = new Set(choice.candidates.map((c) => c.run))
@@ -384,8 +384,20 @@ export class Source {
     }
   }
 
+  /** The grid, once known: an adapter's grid never changes once it has been read. */
+  private knownGrid: LatLonGrid | undefined
+
   private async grid (): Promise<LatLonGrid> {
-    return await this.discover(async () => await this.adapter.grid())
+    this.knownGrid = await this.discover(async () => await this.adapter.grid())
+    return this.knownGrid
+  }
+
+  /** The kept choice for an instant while it holds (see timeChoice), at once; else undefined. */
+  private keptTimeChoice (t: number): ReturnType<typeof chooseTime> | undefined {
+    const kept = this.timeChoices.get(t)
+    return kept !== undefined && kept.generation === this.catalog.generation && kept.until > Date.now()
+      ? kept.choice
+      : undefined
   }
 
   /**
@@ -394,9 +406,9 @@ export class Source {
    * walk is the costliest part of resolving a cached profile. Refusals are not kept.
    */
   private async timeChoice (t: number): Promise<ReturnType<typeof chooseTime>> {
-    const kept = this.timeChoices.get(t)
+    const kept = this.keptTimeChoice(t)
+    if (kept !== undefined) return kept
     const now = Date.now()
-    if (kept !== undefined && kept.generation === this.catalog.generation && kept.until > now) return kept.choice
     const entries = await this.discover(async () => await this.catalog.around(t, this.maxOffsetMs))
     const generation = this.catalog.generation // after the listing: a listing that changed it is included
     const choice = chooseTime(entries, t, this.maxOffsetMs)
