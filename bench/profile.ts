@@ -4,13 +4,15 @@
 //   distinct  `--points` distinct bodies (points, 1–8 heights each) sent in turn;
 //   fresh     bodies that never repeat: a random point, minute (12:00–24:00) and 1–8 heights inside
 //             the cached 2020-08-04 12Z run, a new one per request (bench/bodies.ts).
-// Each mix: the bare route, the profile route (closed loop, wrk when installed), then the profile's
+// Each mix: the bare route, the profile route (closed loop, wrk when installed; req/s and the server's
+// CPU time per request, which other processes on the machine disturb less), then the profile's
 // latency at half that maximum (open loop, bench/loadgen). Once with the in-memory store and once
 // with Redis when one answers (REDIS_URL, as `npm run bench` provides). Full float64 output.
 //   npx tsc -p tsconfig.json && node dist/bench/profile.js [--seconds 5] [--connections 32] [--points 256]
 //   … --breakdown [--breakdown-seconds 8]: also the CPU of a fresh-body request, room by room, from a
 //   V8 CPU profile of the server over the load window (bench/breakdown.ts) → bench/results/;
-//   … --breakdown-only: the breakdown alone; --keep-profile DIR: the raw .cpuprofile files there too
+//   … --breakdown-only: the breakdown alone; --breakdown-mix hot|distinct|fresh (default fresh);
+//   --keep-profile DIR: the raw .cpuprofile files there too
 //   (open them in Chrome DevTools or read them with bench/top-frames).
 // The server is bench/server.js over data/sample (mirror). Writes bench/results/profile.json.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -29,6 +31,9 @@ const connections = numberArg('connections', 32)
 const points = numberArg('points', 256)
 const breakdownSeconds = numberArg('breakdown-seconds', 8)
 const breakdownOnly = process.argv.includes('--breakdown-only')
+const mixAt = process.argv.indexOf('--breakdown-mix')
+const breakdownMix = (mixAt > 0 ? process.argv[mixAt + 1] : 'fresh') as MixName
+if (!['hot', 'distinct', 'fresh'].includes(breakdownMix)) throw new Error('--breakdown-mix: hot, distinct or fresh')
 const withBreakdown = breakdownOnly || process.argv.includes('--breakdown')
 const keepAt = process.argv.indexOf('--keep-profile')
 const keepDir = keepAt > 0 ? process.argv[keepAt + 1] : undefined
@@ -40,8 +45,11 @@ const FRESH_PER_FILE = 200_000
 type MixName = 'hot' | 'distinct' | 'fresh'
 type Store = 'memory' | 'redis'
 
-interface MixResult { mix: MixName, bare: ClosedRun, profile: ClosedRun, ratio: number, halfRate: number,
-  open: LoadResult }
+/** A closed-loop run and the server's CPU time per request over it (user + system, every thread). */
+type Measured = ClosedRun & { cpuUsPerRequest: number }
+
+interface MixResult { mix: MixName, bare: Measured, profile: Measured, ratio: number, cpuRatio: number,
+  halfRate: number, open: LoadResult }
 
 const redisUrl = process.env.REDIS_URL !== undefined && process.env.REDIS_URL !== '' ? process.env.REDIS_URL : null
 const STORES: Store[] = ['memory', ...(redisUrl !== null ? ['redis' as const] : [])]
@@ -74,29 +82,47 @@ async function startProfileServer (store: Store, nodeArgs: string[] = []): Promi
   return server
 }
 
-/** Closed loop over a mix; the fresh mix warms up and measures on two files of its own. */
-async function closed (target: Omit<ClosedTarget, 'bodies' | 'bodyFile'>, mix: MixName): Promise<ClosedRun> {
-  const options = { connections, seconds, warmupSeconds }
-  if (mix !== 'fresh') return await closedLoop({ ...target, bodies: mix === 'hot' ? hot : distinct }, options)
-  await closedLoop({ ...target, bodyFile: await freshFile() }, { ...options, seconds: warmupSeconds, warmupSeconds: 0 })
-  return await closedLoop({ ...target, bodyFile: await freshFile() }, { ...options, warmupSeconds: 0 })
+async function mixBodies (mix: MixName): Promise<Pick<ClosedTarget, 'bodies' | 'bodyFile'>> {
+  return mix === 'fresh' ? { bodyFile: await freshFile() } : { bodies: mix === 'hot' ? hot : distinct }
+}
+
+async function cpuUs (server: ServerChild): Promise<number> {
+  const { user_us: user, system_us: system } = await (await fetch(`${server.info.bareUrl}/cpu`)).json() as
+    { user_us: number, system_us: number }
+  return user + system
+}
+
+/** Closed loop over a mix (each mix warms up first; the fresh mix on a file of its own). */
+async function closed (
+  server: ServerChild, target: Omit<ClosedTarget, 'bodies' | 'bodyFile'>, mix: MixName
+): Promise<Measured> {
+  const options = { connections, seconds: warmupSeconds, warmupSeconds: 0 }
+  const bodies = async (): Promise<Pick<ClosedTarget, 'bodies' | 'bodyFile'>> => await mixBodies(mix)
+  await closedLoop({ ...target, ...await bodies() }, options)
+  const measured = { ...target, ...await bodies() }
+  const before = await cpuUs(server)
+  const run = await closedLoop(measured, { ...options, seconds })
+  return { ...run, cpuUsPerRequest: (await cpuUs(server) - before) / Math.max(1, run.requests) }
 }
 
 async function measureMix (server: ServerChild, mix: MixName): Promise<MixResult> {
   const headers = { 'content-type': 'application/json', 'x-api-key': server.info.key }
   const url = `${server.info.aloftUrl}/v1/atmosphere/profile`
-  const bare = await closed({ url: `${server.info.bareUrl}/parse`, method: 'POST',
+  const bare = await closed(server, { url: `${server.info.bareUrl}/parse`, method: 'POST',
     headers: { 'content-type': 'application/json' } }, mix)
-  const profile = await closed({ url, method: 'POST', headers }, mix)
+  const profile = await closed(server, { url, method: 'POST', headers }, mix)
   const halfRate = Math.max(1, Math.round(profile.rps / 2))
   const requests: LoadRequest[] = mix === 'fresh'
     ? [{ kind: 'profile', method: 'POST', url, headers, freshProfileSeed: seed++ }]
     : (mix === 'hot' ? hot : distinct).map((body) => ({ kind: 'profile', method: 'POST' as const, url, headers, body }))
   const open = await loadgen({ mode: 'open', rate: halfRate, connections: 64, seconds, warmupSeconds, requests })
-  return { mix, bare, profile, ratio: profile.rps / bare.rps, halfRate, open }
+  return {
+    mix, bare, profile, ratio: profile.rps / bare.rps, cpuRatio: bare.cpuUsPerRequest / profile.cpuUsPerRequest,
+    halfRate, open
+  }
 }
 
-/** CPU per fresh request, room by room, over a closed-loop window: the profile route, then the bare route. */
+/** CPU per request of a mix (default fresh), room by room, over a closed-loop window: profile route, then bare. */
 async function measureBreakdown (store: Store): Promise<Breakdown> {
   const server = await startProfileServer(store)
   try {
@@ -105,13 +131,13 @@ async function measureBreakdown (store: Store): Promise<Breakdown> {
     const bareTarget = { url: `${server.info.bareUrl}/parse`, method: 'POST' as const,
       headers: { 'content-type': 'application/json' } }
     const profiled = async (target: ClosedTarget, name: string): Promise<Omit<Breakdown, 'store' | 'bare'>> => {
-      await closedLoop({ ...target, bodyFile: await freshFile() }, { connections, seconds: 1, warmupSeconds: 0 })
+      await closedLoop({ ...target, ...await mixBodies(breakdownMix) }, { connections, seconds: 1, warmupSeconds: 0 })
       await fetch(`${server.info.bareUrl}/cpu-profile/start`, { method: 'POST' })
-      const run = await closedLoop({ ...target, bodyFile: await freshFile() },
+      const run = await closedLoop({ ...target, ...await mixBodies(breakdownMix) },
         { connections, seconds: breakdownSeconds, warmupSeconds: 0 })
       const profile = await (await fetch(`${server.info.bareUrl}/cpu-profile/stop`, { method: 'POST' })).json()
       if (keepDir !== undefined) {
-        const kept = join(keepDir, `${name}-fresh-${store}.cpuprofile`)
+        const kept = join(keepDir, `${name}-${breakdownMix}-${store}.cpuprofile`)
         await writeFile(kept, JSON.stringify(profile))
         console.log(`→ ${kept}`)
       }
@@ -158,12 +184,14 @@ if (!breakdownOnly) {
   console.log(`profile: cached profiles vs a bare polka route reading and parsing the same bodies, same server ` +
     `process (${seconds} s each after ${warmupSeconds} s warm-up, ${connections} connections, ` +
     `${WRK !== null ? 'wrk' : 'bench/loadgen'} closed loop; hot = 1 body, distinct = ${points} bodies in turn, ` +
-    'fresh = never the same body twice)')
+    'fresh = never the same body twice; CPU µs: the server process\'s user + system time per request)')
   console.log(table(
-    ['store', 'mix', 'bare req/s', 'profile req/s', 'ratio', 'goal', 'profile p50 ms', 'profile p99 ms', 'errors'],
+    ['store', 'mix', 'bare req/s', 'profile req/s', 'ratio', 'goal', 'bare CPU µs', 'profile CPU µs', 'CPU ratio',
+      'profile p50 ms', 'profile p99 ms', 'errors'],
     results.flatMap(({ store, mixes }) => mixes.map((m) => [
       store, m.mix, int(m.bare.rps), int(m.profile.rps), m.ratio.toFixed(2),
       m.mix === 'hot' ? '≥ 0.50' : m.mix === 'fresh' ? '≥ 0.40' : '',
+      m.bare.cpuUsPerRequest.toFixed(0), m.profile.cpuUsPerRequest.toFixed(0), m.cpuRatio.toFixed(2),
       ms(m.profile.p50Ms), ms(m.profile.p99Ms), String(m.bare.errors + m.profile.errors)
     ]))
   ))
@@ -179,7 +207,7 @@ if (!breakdownOnly) {
   ))
 }
 for (const b of breakdowns) {
-  console.log(`\nCPU per fresh request, ${b.store} store (V8 CPU profile over ${breakdownSeconds} s each: ` +
+  console.log(`\nCPU per ${breakdownMix} request, ${b.store} store (V8 CPU profile over ${breakdownSeconds} s each: ` +
     `${b.requests} profile requests, ${b.bare.requests} to the bare route; µs of CPU per request, idle left out)`)
   const total = (rows: BreakdownRow[]): number => rows.reduce((a, r) => a + r.usPerRequest, 0)
   console.log(table(['room', 'profile µs', 'share', 'bare route µs'], [
