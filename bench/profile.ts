@@ -48,8 +48,11 @@ type Store = 'memory' | 'redis'
 /** A closed-loop run and the server's CPU time per request over it (user + system, every thread). */
 type Measured = ClosedRun & { cpuUsPerRequest: number }
 
+/** How late the server's event loop ran over a window (ms). */
+interface LoopDelay { p50_ms: number, p99_ms: number, max_ms: number }
+
 interface MixResult { mix: MixName, bare: Measured, profile: Measured, ratio: number, cpuRatio: number,
-  halfRate: number, open: LoadResult }
+  halfRate: number, open: LoadResult, serverLoop: LoopDelay }
 
 const redisUrl = process.env.REDIS_URL !== undefined && process.env.REDIS_URL !== '' ? process.env.REDIS_URL : null
 const STORES: Store[] = ['memory', ...(redisUrl !== null ? ['redis' as const] : [])]
@@ -86,6 +89,10 @@ async function mixBodies (mix: MixName): Promise<Pick<ClosedTarget, 'bodies' | '
   return mix === 'fresh' ? { bodyFile: await freshFile() } : { bodies: mix === 'hot' ? hot : distinct }
 }
 
+async function loopDelay (server: ServerChild): Promise<LoopDelay> {
+  return await (await fetch(`${server.info.bareUrl}/loop-delay`)).json() as LoopDelay
+}
+
 async function cpuUs (server: ServerChild): Promise<number> {
   const { user_us: user, system_us: system } = await (await fetch(`${server.info.bareUrl}/cpu`)).json() as
     { user_us: number, system_us: number }
@@ -115,10 +122,12 @@ async function measureMix (server: ServerChild, mix: MixName): Promise<MixResult
   const requests: LoadRequest[] = mix === 'fresh'
     ? [{ kind: 'profile', method: 'POST', url, headers, freshProfileSeed: seed++ }]
     : (mix === 'hot' ? hot : distinct).map((body) => ({ kind: 'profile', method: 'POST' as const, url, headers, body }))
+  await loopDelay(server) // forgets what came before
   const open = await loadgen({ mode: 'open', rate: halfRate, connections: 64, seconds, warmupSeconds, requests })
+  const serverLoop = await loopDelay(server)
   return {
     mix, bare, profile, ratio: profile.rps / bare.rps, cpuRatio: bare.cpuUsPerRequest / profile.cpuUsPerRequest,
-    halfRate, open
+    halfRate, open, serverLoop
   }
 }
 
@@ -199,10 +208,12 @@ if (!breakdownOnly) {
   console.log('\nprofile at half its maximum (open loop, bench/loadgen, latency from the scheduled start, ' +
     `${seconds} s; goal p99 < 5 ms)`)
   console.log(table(
-    ['store', 'mix', 'rate req/s', 'achieved req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-200', 'scheduler lag ms'],
+    ['store', 'mix', 'rate req/s', 'achieved req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-200', 'scheduler lag ms',
+      'server loop delay p99 / max ms'],
     results.flatMap(({ store, mixes }) => mixes.map((m) => [
       store, m.mix, String(m.halfRate), int(m.open.rps), ms(m.open.latencyMs.p50), ms(m.open.latencyMs.p99),
-      ms(m.open.latencyMs.max), String(openErrors(m.open)), ms(m.open.schedulerLagMs)
+      ms(m.open.latencyMs.max), String(openErrors(m.open)), ms(m.open.schedulerLagMs),
+      `${ms(m.serverLoop.p99_ms)} / ${ms(m.serverLoop.max_ms)}`
     ]))
   ))
 }

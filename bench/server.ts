@@ -13,6 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Session } from 'node:inspector/promises'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import polka from 'polka'
 import { loadConfig } from '../src/config.js'
 import { startService } from '../src/service.js'
@@ -33,6 +34,9 @@ const sizedRequest = process.env.BENCH_SIZED_BODY
 const sized = sizedRequest === undefined || service.profiles === undefined
   ? null
   : JSON.stringify(await service.profiles.profile(JSON.parse(sizedRequest) as AtmosphereRequest, account.id))
+
+const loopDelay = monitorEventLoopDelay({ resolution: 1 })
+loopDelay.enable()
 
 const profiler = new Session()
 profiler.connect()
@@ -73,6 +77,16 @@ const bare = polka()
     res.setHeader('Content-Type', 'application/json')
     res.setHeader('Content-Length', Buffer.byteLength(sized))
     res.end(sized)
+  })
+  // how late this process's event loop ran since the last call (then forgotten): a server stall
+  // shows here, where a load generator's own lag does not
+  .get('/loop-delay', (_req, res) => {
+    const ms = (ns: number): number => Math.round(ns / 1e3) / 1e3
+    const body = JSON.stringify({ p50_ms: ms(loopDelay.percentile(50)), p99_ms: ms(loopDelay.percentile(99)),
+      max_ms: ms(loopDelay.max) })
+    loopDelay.reset()
+    res.setHeader('Content-Type', 'application/json')
+    res.end(body)
   })
   // this process's CPU time so far (µs, every thread): a benchmark divides its growth over a window
   // by the requests answered in it, a figure contention from other processes disturbs less than req/s

@@ -9,7 +9,7 @@ import { runChaos } from '../bench/chaos.js'
 t.test('faults in turn under load: no 500, valid problems, recovery, exact charges', async (t) => {
   const report = await runChaos({ short: true })
   t.same(report.failures, [], 'no failure')
-  t.ok(report.seconds < 60, `finished in ${report.seconds.toFixed(0)} s`)
+  t.comment(`finished in ${report.seconds.toFixed(0)} s`) // a figure, not a bound: tap's timeout bounds the run
   for (const r of report.reconcile) {
     t.ok(r.upstreamRequests > 0, `account ${r.account} made cold requests`)
     t.equal(r.charged, r.upstreamRequests, `account ${r.account}: charged as many attempts as reached the upstream`)

@@ -33,6 +33,24 @@ export const PROBLEM_CODES = {
     about: 'The request body exceeds the size limit of its route (64 KiB for the JSON routes of the interface; ' +
       'capabilities publish the limits).'
   },
+  malformed_request: {
+    status: 400,
+    title: 'Malformed HTTP request',
+    about: 'The bytes received are not an HTTP/1.1 request aloft can read (a bad request line, header or chunked ' +
+      'encoding). The connection is closed after this answer.'
+  },
+  request_timeout: {
+    status: 408,
+    title: 'Request timeout',
+    about: 'The request did not arrive in time: its headers within `ALOFT_HEADERS_TIMEOUT_MS`, or all of it within ' +
+      '`ALOFT_REQUEST_TIMEOUT_MS`. Slow connections are closed to keep the service available; send the request again.'
+  },
+  header_fields_too_large: {
+    status: 431,
+    title: 'Request header fields too large',
+    about: "The request's header section exceeds the server's limit (16 KiB). The connection is closed after this " +
+      'answer.'
+  },
   missing_api_key: {
     status: 401,
     title: 'Missing API key',

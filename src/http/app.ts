@@ -82,6 +82,9 @@ export function createApp (deps: AppDeps): App {
         res.destroy()
         return
       }
+      // A refusal before the body has all arrived closes the connection: keeping it would mean reading
+      // the rest only to throw it away, and a client that never sends it would later get a second answer.
+      if (!req.complete && declaresBody(req)) res.setHeader('Connection', 'close')
       if (err instanceof HttpProblem) {
         sendProblem(res, err, req.id)
         return
@@ -221,6 +224,11 @@ export function createApp (deps: AppDeps): App {
   const dispatch = router.handler as unknown as (req: AloftRequest, res: ServerResponse) => void
   app.handler = (req, res) => { dispatch(req as AloftRequest, res) }
   return app
+}
+
+function declaresBody (req: AloftRequest): boolean {
+  const length = req.headers['content-length']
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined
 }
 
 /** The validated JSON body of a route that takes one. */

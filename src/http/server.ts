@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Logger } from '../logger.js'
 import type { App } from './app.js'
+import { answerClientError } from './client-error.js'
 
 export interface HttpOptions {
   port: number
@@ -37,6 +38,7 @@ export async function listen (app: App, options: HttpOptions, logger: Logger): P
     connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs)
   }, app.handler)
   server.maxConnections = options.maxConnections
+  server.on('clientError', answerClientError)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port, options.host, () => { server.off('error', reject); resolve() })

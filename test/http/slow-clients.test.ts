@@ -1,5 +1,6 @@
 // Clients that hold connections: half the headers, half a body, an idle keep-alive, too many
-// connections, too many requests at once. Each is cut off by a limit of our own.
+// connections, too many requests at once; and bytes that are not HTTP aloft can read. Each is cut
+// off by a limit of our own, with a problem document where an answer can still be given.
 import t from 'tap'
 import { connect, type Socket } from 'node:net'
 import { startTestService } from '../helpers/service.js'
@@ -22,28 +23,48 @@ async function closed (socket: Socket): Promise<{ data: string, ms: number }> {
   return await new Promise((resolve) => socket.once('close', () => resolve({ data, ms: Date.now() - t0 })))
 }
 
+/** The problem document of a raw HTTP answer. */
+function problemIn (data: string): { code: string, status: number, request_id: string } {
+  return JSON.parse(data.slice(data.indexOf('\r\n\r\n') + 4)) as { code: string, status: number, request_id: string }
+}
+
 t.test('time limits', async (t) => {
   const svc = await startTestService(t, {
     env: { ALOFT_HEADERS_TIMEOUT_MS: '400', ALOFT_REQUEST_TIMEOUT_MS: '800', ALOFT_KEEP_ALIVE_TIMEOUT_MS: '300' }
   })
 
-  t.test('half the headers: a 408 and the connection closed', async (t) => {
+  t.test('half the headers: a 408 request_timeout problem and the connection closed', async (t) => {
     const socket = await open(svc.url)
     socket.write('POST /v1/atmosphere/profile HTTP/1.1\r\nHost: aloft\r\nX-API-Key: aloft_')
     const { data, ms } = await closed(socket)
-    t.match(data, /^HTTP\/1\.1 408/)
+    t.match(data, /^HTTP\/1\.1 408 /)
+    t.equal(problemIn(data).code, 'request_timeout')
     t.ok(ms < 2500, `closed after ${ms} ms`)
   })
 
-  t.test('half a body: the connection is closed', async (t) => {
+  t.test('half a body: a 408 request_timeout problem and the connection closed', async (t) => {
+    const { key } = await svc.newAccount()
     const socket = await open(svc.url)
-    socket.write('POST /v1/keys HTTP/1.1\r\nHost: aloft\r\nContent-Type: application/json\r\nContent-Length: ' +
-      '100\r\n\r\n{"na')
-    const { ms } = await closed(socket)
+    socket.write(`POST /v1/keys HTTP/1.1\r\nHost: aloft\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\n` +
+      'Content-Length: 100\r\n\r\n{"na')
+    const { data, ms } = await closed(socket)
+    t.match(data, /^HTTP\/1\.1 408 /)
+    t.equal(problemIn(data).code, 'request_timeout')
     t.ok(ms < 3000, `closed after ${ms} ms`)
     const live = await fetch(`${svc.url}/healthz`)
     t.equal(live.status, 200, 'the service goes on')
     await live.arrayBuffer()
+  })
+
+  t.test('a refusal before the body has arrived is the only answer, and closes the connection', async (t) => {
+    const socket = await open(svc.url)
+    socket.write('POST /v1/keys HTTP/1.1\r\nHost: aloft\r\nContent-Type: application/json\r\nContent-Length: ' +
+      '100\r\n\r\n{"na')
+    const { data } = await closed(socket)
+    t.match(data, /^HTTP\/1\.1 401 /)
+    t.match(data, /\r\nConnection: close\r\n/)
+    t.equal(data.match(/HTTP\/1\.1 /g)?.length, 1, 'one answer')
+    t.equal(problemIn(data).code, 'missing_api_key')
   })
 
   t.test('an idle kept-alive connection is closed', async (t) => {
@@ -52,6 +73,40 @@ t.test('time limits', async (t) => {
     const { data, ms } = await closed(socket)
     t.match(data, /^HTTP\/1\.1 200/)
     t.ok(ms < 2000, `closed after ${ms} ms`)
+  })
+})
+
+t.test('what is not HTTP aloft can read', async (t) => {
+  const svc = await startTestService(t)
+
+  t.test('a malformed request line: a 400 malformed_request problem and the connection closed', async (t) => {
+    const socket = await open(svc.url)
+    socket.write('HELLO THERE\r\n\r\n')
+    const { data } = await closed(socket)
+    t.match(data, /^HTTP\/1\.1 400 /)
+    t.match(data, /\r\nContent-Type: application\/problem\+json\r\n/)
+    t.match(data, /\r\nConnection: close\r\n/)
+    t.equal(problemIn(data).code, 'malformed_request')
+  })
+
+  t.test('a header section over 16 KiB: a 431 header_fields_too_large problem', async (t) => {
+    const socket = await open(svc.url)
+    socket.write(`GET /healthz HTTP/1.1\r\nHost: aloft\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`)
+    const { data } = await closed(socket)
+    t.match(data, /^HTTP\/1\.1 431 /)
+    t.equal(problemIn(data).code, 'header_fields_too_large')
+  })
+
+  t.test('a broken chunked body: a 400 problem, and the service goes on', async (t) => {
+    const socket = await open(svc.url)
+    socket.write('POST /v1/keys HTTP/1.1\r\nHost: aloft\r\nContent-Type: application/json\r\n' +
+      'Transfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n')
+    const { data } = await closed(socket)
+    t.match(data, /^HTTP\/1\.1 400 /)
+    t.equal(problemIn(data).code, 'malformed_request')
+    const live = await fetch(`${svc.url}/healthz`)
+    t.equal(live.status, 200)
+    await live.arrayBuffer()
   })
 })
 
