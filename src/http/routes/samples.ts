@@ -61,6 +61,19 @@ async function readPoints (req: AloftRequest, deps: AppDeps): Promise<PointsOrEr
   return parsed
 }
 
+/** Until the response drains or closes; the listener not fired is removed (a large answer waits many times). */
+async function drained (res: ServerResponse): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      res.off('drain', done)
+      res.off('close', done)
+      resolve()
+    }
+    res.on('drain', done)
+    res.on('close', done)
+  })
+}
+
 /** A JSON answer written piece by piece (never joined: it can be tens of MB), with its length. */
 async function writeJson (res: ServerResponse, parts: string[]): Promise<void> {
   let length = 0
@@ -70,9 +83,7 @@ async function writeJson (res: ServerResponse, parts: string[]): Promise<void> {
   res.setHeader('Content-Length', length)
   for (const part of parts) {
     if (res.destroyed) return
-    if (!res.write(part)) {
-      await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve) })
-    }
+    if (!res.write(part)) await drained(res)
   }
   res.end()
 }
