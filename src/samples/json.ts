@@ -6,8 +6,9 @@ import { SAMPLE_FIELDS, SAMPLE_STATUSES } from '../contract/samples.js'
 import type { ValidationErrorItem } from '../contract/schemas.js'
 import { OUT_ALTITUDE_MSL, OUT_GROUND } from './kernel.js'
 import type { SamplesResult } from './engine.js'
-import { sharedFloat64, type SampleOptions, type SamplePoints } from './points.js'
+import type { SampleOptions, SamplePoints } from './points.js'
 import { samplesProvenance } from './provenance.js'
+import { instantMs } from './instant.js'
 
 export type PointsOrErrors = { ok: true, points: SamplePoints, options: SampleOptions }
   | { ok: false, errors: ValidationErrorItem[] }
@@ -36,19 +37,13 @@ export function pointsFromJson (body: SamplesRequest, maxPoints: number): Points
     n,
     latitude: Float64Array.from(body.latitude),
     longitude: Float64Array.from(body.longitude),
-    altitude: sharedFloat64(n),
+    altitude: new Float64Array(n),
     time: new Float64Array(n),
-    ground: sharedFloat64(n)
+    ground: new Float64Array(n)
   }
   points.altitude.set(body.altitude_m)
-  const parsed = new Map<string, number>()
-  const ms = (text: string): number => {
-    let t = parsed.get(text)
-    if (t === undefined) parsed.set(text, t = new Date(text).getTime())
-    return t
-  }
-  if (typeof body.time === 'string') points.time.fill(ms(body.time))
-  else for (let p = 0; p < n; p++) points.time[p] = ms(body.time[p])
+  if (typeof body.time === 'string') points.time.fill(instantMs(body.time))
+  else for (let p = 0; p < n; p++) points.time[p] = instantMs(body.time[p])
   const g = body.ground_elevation_m_msl
   if (Array.isArray(g)) for (let p = 0; p < n; p++) points.ground[p] = g[p] ?? NaN
   else points.ground.fill(g ?? NaN)
