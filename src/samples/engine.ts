@@ -180,7 +180,8 @@ export class SamplesEngine {
   ): Promise<SamplesResult> {
     const { plan, pieces, pieceStatus, shiftI, shiftJ } = loaded
     const n = plan.n
-    const out = plan.arrays.float64(n * OUT_COLUMNS).fill(NaN)
+    // written whole by the slices (NaN where a point is not ok)
+    const out = plan.arrays.float64(n * OUT_COLUMNS)
     const clamped = plan.arrays.uint8(n)
     // filled in place, slice by slice: `onSlice` may read a slice as soon as it is done
     const result = new ComputedSamples(plan, options, pieces, clamped, out)
