@@ -13,7 +13,7 @@ import type { LatLonGrid } from '../grib/index.js'
 import { computeSamples, OUT_COLUMNS, OUTSIDE_SOURCE, UNUSABLE, type SampleTask } from './kernel.js'
 import { planSamples, type Plan, type PlanSource } from './plan.js'
 import { SLICE_POINTS } from './order.js'
-import { samplesJson } from './json.js'
+import { samplesJson, type JsonPart } from './json.js'
 import { createSession, type SampleSession } from './session.js'
 import { samplePiece } from './column-store.js'
 import { LOCAL_ARRAYS, SHARED_ARRAYS, type SampleOptions, type SamplePoints } from './points.js'
@@ -180,7 +180,8 @@ export class SamplesEngine {
   ): Promise<SamplesResult> {
     const { plan, pieces, pieceStatus, shiftI, shiftJ } = loaded
     const n = plan.n
-    const out = plan.arrays.float64(n * OUT_COLUMNS).fill(NaN)
+    // written whole by the slices (NaN where a point is not ok)
+    const out = plan.arrays.float64(n * OUT_COLUMNS)
     const clamped = plan.arrays.uint8(n)
     // filled in place, slice by slice: `onSlice` may read a slice as soon as it is done
     const result = new ComputedSamples(plan, options, pieces, clamped, out)
@@ -235,10 +236,10 @@ export class SamplesEngine {
   }
 
   /** The JSON answer, as pieces of text; a large one has its columns formatted on the pool in parallel. */
-  async json (result: SamplesResult): Promise<string[]> {
+  async json (result: SamplesResult): Promise<JsonPart[]> {
     const pool = this.#o.field.pool
     if (result.n < this.#o.workerThreshold) return await samplesJson(result)
-    return await samplesJson(result, async (values) => await pool.run<string>('samplesJsonColumn', values))
+    return await samplesJson(result, async (values) => await pool.run<Uint8Array>('samplesJsonColumn', values))
   }
 
   /** plan → load → compute, for callers in process (tests, one-off calls). */

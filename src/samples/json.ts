@@ -6,8 +6,12 @@ import { SAMPLE_FIELDS, SAMPLE_STATUSES } from '../contract/samples.js'
 import type { ValidationErrorItem } from '../contract/schemas.js'
 import { OUT_ALTITUDE_MSL, OUT_GROUND } from './kernel.js'
 import type { SamplesResult } from './engine.js'
-import { sharedFloat64, type SampleOptions, type SamplePoints } from './points.js'
+import type { SampleOptions, SamplePoints } from './points.js'
 import { samplesProvenance } from './provenance.js'
+import { instantMs } from './instant.js'
+
+/** A piece of a JSON answer: text, or bytes of ASCII text formatted on a pool worker. */
+export type JsonPart = string | Uint8Array
 
 export type PointsOrErrors = { ok: true, points: SamplePoints, options: SampleOptions }
   | { ok: false, errors: ValidationErrorItem[] }
@@ -36,19 +40,13 @@ export function pointsFromJson (body: SamplesRequest, maxPoints: number): Points
     n,
     latitude: Float64Array.from(body.latitude),
     longitude: Float64Array.from(body.longitude),
-    altitude: sharedFloat64(n),
+    altitude: new Float64Array(n),
     time: new Float64Array(n),
-    ground: sharedFloat64(n)
+    ground: new Float64Array(n)
   }
   points.altitude.set(body.altitude_m)
-  const parsed = new Map<string, number>()
-  const ms = (text: string): number => {
-    let t = parsed.get(text)
-    if (t === undefined) parsed.set(text, t = new Date(text).getTime())
-    return t
-  }
-  if (typeof body.time === 'string') points.time.fill(ms(body.time))
-  else for (let p = 0; p < n; p++) points.time[p] = ms(body.time[p])
+  if (typeof body.time === 'string') points.time.fill(instantMs(body.time))
+  else for (let p = 0; p < n; p++) points.time[p] = instantMs(body.time[p])
   const g = body.ground_elevation_m_msl
   if (Array.isArray(g)) for (let p = 0; p < n; p++) points.ground[p] = g[p] ?? NaN
   else points.ground.fill(g ?? NaN)
@@ -67,10 +65,51 @@ export function optionsOf (body: Pick<SamplesRequest, 'altitude_reference' | 'in
 
 const STATUS_JSON = SAMPLE_STATUSES.map((s) => JSON.stringify(s))
 
-/** A column of numbers as a JSON array (NaN → null): what a pool worker runs for large answers. */
+/** A column of numbers as a JSON array (NaN → null). */
 export function numbers (values: Float64Array): string {
-  const text = values.join(',')
-  return `[${values.includes(NaN) ? text.replace(/NaN/g, 'null') : text}]`
+  let text = '['
+  for (let start = 0; start < values.length; start += CHUNK_VALUES) {
+    if (start > 0) text += ','
+    text += chunkText(values.subarray(start, Math.min(values.length, start + CHUNK_VALUES)))
+  }
+  return text + ']'
+}
+
+/** The most bytes a number takes in JSON text (e.g. -0.0000012345678901234567) with its comma. */
+const MAX_NUMBER_BYTES = 26
+/** Values formatted at a time: small strings, collected young. */
+const CHUNK_VALUES = 4096
+
+/**
+ * Numbers joined by commas, NaN as null, each as Number's toString writes it. JSON.stringify of
+ * a plain array of doubles writes the same digits (ECMAScript: ToString) about twice as fast as
+ * join, which makes a string per number; it would write ±Infinity as null, so a chunk holding
+ * one is joined instead (as an answer always printed it).
+ */
+function chunkText (values: Float64Array): string {
+  if (values.includes(Infinity) || values.includes(-Infinity)) {
+    const text = values.join(',')
+    return values.includes(NaN) ? text.replace(/NaN/g, 'null') : text
+  }
+  const text = JSON.stringify(Array.from(values))
+  return text.slice(1, -1)
+}
+
+/**
+ * The same text as `numbers`, as bytes: what a pool worker runs for large answers. One
+ * whole-column string (and its copy into the main thread's heap, then into bytes for the socket)
+ * grew each worker's heap by tens of MB per answer.
+ */
+export function numberBytes (values: Float64Array): Uint8Array {
+  const out = Buffer.allocUnsafeSlow(values.length * MAX_NUMBER_BYTES + 2)
+  let at = 0
+  out[at++] = 0x5b // [
+  for (let start = 0; start < values.length; start += CHUNK_VALUES) {
+    if (start > 0) out[at++] = 0x2c // ,
+    at += out.write(chunkText(values.subarray(start, Math.min(values.length, start + CHUNK_VALUES))), at, 'latin1')
+  }
+  out[at++] = 0x5d // ]
+  return out.subarray(0, at)
 }
 
 function indices (values: Int32Array): string {
@@ -85,8 +124,8 @@ function indices (values: Int32Array): string {
  * doubles is most of the cost of a JSON answer).
  */
 export async function samplesJson (
-  result: SamplesResult, format: (values: Float64Array) => string | Promise<string> = numbers
-): Promise<string[]> {
+  result: SamplesResult, format: (values: Float64Array) => JsonPart | Promise<JsonPart> = numbers
+): Promise<JsonPart[]> {
   const { n, options, out } = result
   const columns = [...options.fields.map(fieldIndex), OUT_ALTITUDE_MSL, OUT_GROUND]
   const texts = await Promise.all([
@@ -94,10 +133,10 @@ export async function samplesJson (
     Promise.resolve(format(result.timeWeight))
   ])
   const formatted = new Map(columns.map((c, k) => [c, texts[k]]))
-  const column = (c: number): string => formatted.get(c) as string
+  const column = (c: number): JsonPart => formatted.get(c) as JsonPart
   const statuses = new Array<string>(n)
   for (let p = 0; p < n; p++) statuses[p] = STATUS_JSON[result.status[p]]
-  const parts = [
+  const parts: JsonPart[] = [
     `{"count":${n},"interpolation":${JSON.stringify(options.interpolation)}`,
     `,"altitude_reference":${JSON.stringify(options.altitudeReference)}`,
     `,"out_of_column":${options.clamp ? '"nearest_level"' : 'null'}`,
@@ -105,11 +144,12 @@ export async function samplesJson (
     `,"units":${JSON.stringify(result.units)}`,
     `,"columns":{"status":[${statuses.join(',')}]`
   ]
-  for (const f of options.fields) parts.push(`,${JSON.stringify(f)}:${column(fieldIndex(f))}`)
-  parts.push(`,"altitude_msl_m":${column(OUT_ALTITUDE_MSL)}`, `,"ground_elevation_m_msl":${column(OUT_GROUND)}`,
+  // a formatted column is a part of its own (bytes from a worker are written as they are)
+  for (const f of options.fields) parts.push(`,${JSON.stringify(f)}:`, column(fieldIndex(f)))
+  parts.push(',"altitude_msl_m":', column(OUT_ALTITUDE_MSL), ',"ground_elevation_m_msl":', column(OUT_GROUND),
     `,"unit_before":${indices(result.unitBefore)}`, `,"unit_after":${indices(result.unitAfter)}`,
-    `,"time_weight":${texts[texts.length - 1]}}`,
-    `,"provenance":${JSON.stringify(samplesProvenance(options))}}`)
+    ',"time_weight":', texts[texts.length - 1],
+    `},"provenance":${JSON.stringify(samplesProvenance(options))}}`)
   return parts
 }
 

@@ -279,13 +279,14 @@ export function computeSamples (task: SampleTask): void {
     rows[OUT_ALTITUDE_MSL * width + o] = z
     rows[OUT_GROUND * width + o] = groundMsl
   }
-  // back to point order a column at a time: each column's writes stay within a few hundred KB
+  // back to point order a column at a time: each column's writes stay within a few hundred KB;
+  // every point of the slice is written (NaN where not ok), so `out` needs no filling first
   for (let c = 0; c < OUT_COLUMNS; c++) {
     const from = c * width
     const to = c * n
     for (let r = start; r < end; r++) {
       const p = order[r]
-      if (status[p] === OK) out[to + p] = rows[from + r - start]
+      out[to + p] = status[p] === OK ? rows[from + r - start] : NaN
     }
   }
 }

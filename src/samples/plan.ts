@@ -141,6 +141,12 @@ export async function planSamples (
   // the pieces the points' weighted columns lie in, in processing order (so the last cell met
   // mostly answers the next lookup)
   const cells = new PieceTables(plan, source)
+  let lastBefore = -1
+  let lastAfter = -1
+  let lastI0 = -1
+  let lastJ0 = -1
+  let lastI1 = -1
+  let lastJ1 = -1
   for (let r = 0; r < n; r++) {
     const p = order[r]
     if (status[p] !== OK) continue
@@ -151,8 +157,21 @@ export async function planSamples (
     at.weight[r] = timeWeight[p]
     at.altitude[r] = points.altitude[p]
     at.ground[r] = points.ground[p]
-    const sides = before === after ? 1 : 2
     if (!nearest) stencilAt(grid, x, y, stencil)
+    // sorted points mostly repeat the last point's corners: registering them again changes nothing
+    const i0 = nearest ? x : stencil.i0
+    const j0 = nearest ? y : stencil.j0
+    const i1 = nearest ? x : stencil.i1
+    const j1 = nearest ? y : stencil.j1
+    if (before === lastBefore && after === lastAfter && i0 === lastI0 && j0 === lastJ0 && i1 === lastI1 &&
+      j1 === lastJ1) continue
+    lastBefore = before
+    lastAfter = after
+    lastI0 = i0
+    lastJ0 = j0
+    lastI1 = i1
+    lastJ1 = j1
+    const sides = before === after ? 1 : 2
     for (let side = 0; side < sides; side++) {
       const rs = side === 0 ? before : after
       if (nearest) cells.piece(side, rs, x, y)

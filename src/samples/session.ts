@@ -294,7 +294,6 @@ class HeldPieces {
     if (this.#callUnits > this.#engine.maxUnits) return null
     task.n = n
     task.end = n
-    task.out.fill(NaN, 0, n * OUT_COLUMNS)
     computeSamples(task)
     this.#engine.counted(n)
     const out = this.#out

@@ -7,7 +7,7 @@ import { LIMITS } from '../../contract/limits.js'
 import { validate } from '../../contract/validate.js'
 import type { ValidationErrorItem } from '../../contract/schemas.js'
 import { ArrowSamplesWriter, pointsFromArrow, type ArrowQuery } from '../../samples/arrow.js'
-import { pointsFromJson, type PointsOrErrors } from '../../samples/json.js'
+import { pointsFromJson, type JsonPart, type PointsOrErrors } from '../../samples/json.js'
 import { TooManyUnitsError, type SamplesEngine } from '../../samples/engine.js'
 import { HttpProblem } from '../problem.js'
 import { readJsonBody, readLimited } from '../body.js'
@@ -61,18 +61,29 @@ async function readPoints (req: AloftRequest, deps: AppDeps): Promise<PointsOrEr
   return parsed
 }
 
+/** Until the response drains or closes; the listener not fired is removed (a large answer waits many times). */
+async function drained (res: ServerResponse): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      res.off('drain', done)
+      res.off('close', done)
+      resolve()
+    }
+    res.on('drain', done)
+    res.on('close', done)
+  })
+}
+
 /** A JSON answer written piece by piece (never joined: it can be tens of MB), with its length. */
-async function writeJson (res: ServerResponse, parts: string[]): Promise<void> {
+async function writeJson (res: ServerResponse, parts: JsonPart[]): Promise<void> {
   let length = 0
-  for (const part of parts) length += Buffer.byteLength(part)
+  for (const part of parts) length += typeof part === 'string' ? Buffer.byteLength(part) : part.byteLength
   res.statusCode = 200
   res.setHeader('Content-Type', 'application/json')
   res.setHeader('Content-Length', length)
   for (const part of parts) {
     if (res.destroyed) return
-    if (!res.write(part)) {
-      await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve) })
-    }
+    if (!res.write(part)) await drained(res)
   }
   res.end()
 }
