@@ -33,8 +33,12 @@ export function isRfc3339DateTime (value: string): boolean {
   return true
 }
 
-function daysInMonth (year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate()
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+/** Days in a proleptic Gregorian month (month 1–12), by arithmetic: no Date per time checked. */
+export function daysInMonth (year: number, month: number): number {
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+  return month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]
 }
 
 /**
