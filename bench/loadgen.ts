@@ -12,6 +12,7 @@ import { Agent, request as httpRequest } from 'node:http'
 import { percentile, summarize, type Summary } from './stats.js'
 import { random } from './random.js'
 import { freshProfileBodies } from './bodies.js'
+import { formatRequest, RawPool, type Outcome } from './raw-client.js'
 
 export interface LoadRequest {
   /** A label for the result tables: `cached`, `cold`, `invalid`, … */
@@ -44,6 +45,11 @@ export interface LoadSpec {
   timeoutMs?: number
   /** Hard bound on requests started; default: the rate's count (open) or 20 million. */
   maxRequests?: number
+  /**
+   * `raw`: bench/raw-client (one server, answers with a Content-Length): a generator light enough
+   * that its own pauses do not swamp a server's tail latency. Default `node` (Node's http client).
+   */
+  client?: 'node' | 'raw'
 }
 
 export interface WindowStats {
@@ -122,6 +128,16 @@ export async function runLoad (spec: LoadSpec): Promise<LoadResult> {
   // sent on a socket the server is closing at that moment is reset (a client-side race of HTTP)
   const agent = new Agent({ keepAlive: true, maxSockets: spec.connections, maxFreeSockets: spec.connections,
     timeout: 4000 })
+  const raw = spec.client === 'raw'
+    ? new RawPool(prepared[0].host, prepared[0].port, spec.connections, spec.timeoutMs ?? 10_000)
+    : null
+  if (raw !== null && prepared.some((p) => p.host !== prepared[0].host || p.port !== prepared[0].port)) {
+    throw new Error('the raw client talks to one server')
+  }
+  /** Each request's bytes for the raw client, formatted once (a fresh body: per request). */
+  const rawBytes = prepared.map((p) => p.fresh === null
+    ? formatRequest(p.method, p.host, p.port, p.path, p.headers, p.body)
+    : null)
   const warmupMs = (spec.warmupSeconds ?? 0) * 1000
   const measureMs = spec.seconds * 1000
   const timeoutMs = spec.timeoutMs ?? 10_000
@@ -168,6 +184,14 @@ export async function runLoad (spec: LoadSpec): Promise<LoadResult> {
         inFlight--
         if (!done) record(k, due, outcome, error)
         resolve()
+      }
+      if (raw !== null) {
+        const bytes = rawBytes[k] ?? formatRequest(p.method, p.host, p.port, p.path, p.headers, Buffer.from(p.fresh!()))
+        raw.request(bytes, (o: Outcome) => {
+          if ('status' in o) finish(String(o.status), o.status >= 500)
+          else finish(o.error, true)
+        })
+        return
       }
       let headers = p.headers
       let body = p.body
@@ -222,6 +246,7 @@ export async function runLoad (spec: LoadSpec): Promise<LoadResult> {
   const unfinished = inFlight
   if (unfinished > 0) outcomes['all error:unfinished'] = unfinished
   agent.destroy()
+  raw?.close()
 
   const elapsed = Math.min(performance.now(), measureTo) - measureFrom
   const byKind: Record<string, Summary> = {}

@@ -13,7 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Session } from 'node:inspector/promises'
-import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks'
 import polka from 'polka'
 import { loadConfig } from '../src/config.js'
 import { startService } from '../src/service.js'
@@ -37,6 +37,16 @@ const sized = sizedRequest === undefined || service.profiles === undefined
 
 const loopDelay = monitorEventLoopDelay({ resolution: 1 })
 loopDelay.enable()
+// garbage collection pauses of the main thread over the same window: a stall's likeliest cause
+let gc = { count: 0, totalMs: 0, maxMs: 0, over2ms: 0 }
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    gc.count++
+    gc.totalMs += e.duration
+    gc.maxMs = Math.max(gc.maxMs, e.duration)
+    if (e.duration > 2) gc.over2ms++
+  }
+}).observe({ entryTypes: ['gc'] })
 
 const profiler = new Session()
 profiler.connect()
@@ -83,8 +93,10 @@ const bare = polka()
   .get('/loop-delay', (_req, res) => {
     const ms = (ns: number): number => Math.round(ns / 1e3) / 1e3
     const body = JSON.stringify({ p50_ms: ms(loopDelay.percentile(50)), p99_ms: ms(loopDelay.percentile(99)),
-      max_ms: ms(loopDelay.max) })
+      max_ms: ms(loopDelay.max), gc: { count: gc.count, total_ms: Math.round(gc.totalMs), max_ms: ms(gc.maxMs * 1e6),
+        over_2ms: gc.over2ms } })
     loopDelay.reset()
+    gc = { count: 0, totalMs: 0, maxMs: 0, over2ms: 0 }
     res.setHeader('Content-Type', 'application/json')
     res.end(body)
   })
