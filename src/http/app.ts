@@ -252,14 +252,17 @@ function internalError (requestId: string): HttpProblem {
   return new HttpProblem('internal_error', { detail: `Something failed inside aloft; quote request id ${requestId}.` })
 }
 
-/** Writes the reply; returns the bytes sent. */
-function send (res: ServerResponse, reply: Reply, defaultStatus: number, serialize: Serializer): Buffer {
+/** Writes the reply; returns the text sent. */
+function send (res: ServerResponse, reply: Reply, defaultStatus: number, serialize: Serializer): string {
   const payload = reply.mediaType === undefined ? serialize(reply.body) : String(reply.body)
   if (reply.headers !== undefined) for (const name in reply.headers) res.setHeader(name, String(reply.headers[name]))
-  // Encoded once: Buffer.byteLength then end(string) would flatten and walk the text twice.
-  const bytes = Buffer.from(payload, 'utf8')
-  sendBytes(res, reply.status ?? defaultStatus, reply.mediaType ?? 'application/json', bytes)
-  return bytes
+  res.statusCode = reply.status ?? defaultStatus
+  res.setHeader('Content-Type', reply.mediaType ?? 'application/json')
+  res.setHeader('Content-Length', Buffer.byteLength(payload))
+  // A string: Node joins it to the header text and writes both at once, straight from the string
+  // (no Buffer made of the answer first).
+  res.end(payload)
+  return payload
 }
 
 function sendBytes (res: ServerResponse, status: number, mediaType: string, bytes: Buffer): void {

@@ -65,7 +65,7 @@ export class ResponseCache {
    * Keeps an answer computed under `generation` (read before the work began) when its body has
    * been seen before; a stale one is not kept.
    */
-  set (body: Buffer, answer: Buffer, generation: number): void {
+  set (body: Buffer, answer: Buffer | string, generation: number): void {
     if (generation !== this.options.generation()) return
     const key = body.toString('latin1')
     if (!this.#seen.has(key)) {
@@ -74,11 +74,13 @@ export class ResponseCache {
       return
     }
     this.#seen.delete(key)
-    const size = key.length * 2 + answer.length + 64 // the key is a JS string: two bytes a character at most
+    // encoded only when kept: most answers never are
+    const bytes = typeof answer === 'string' ? Buffer.from(answer, 'utf8') : answer
+    const size = key.length * 2 + bytes.length + 64 // the key is a JS string: two bytes a character at most
     if (size > this.options.maxBytes) return
     const old = this.#entries.get(key)
     if (old !== undefined) this.#drop(key, old)
-    this.#entries.set(key, { bytes: answer, generation, until: (this.options.now ?? Date.now)() +
+    this.#entries.set(key, { bytes, generation, until: (this.options.now ?? Date.now)() +
       this.options.maxAgeMs, size })
     this.#bytes += size
     this.stats.stored++

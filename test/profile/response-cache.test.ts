@@ -20,6 +20,12 @@ t.test('the cache alone', async (t) => {
     t.same(cache.get(body('{"once":1}')), body('answer'))
   })
 
+  t.test('an answer given as text is kept as its UTF-8 bytes', async (t) => {
+    cache.set(body('{"text":1}'), '{"t":"50 °C"}', generation)
+    cache.set(body('{"text":1}'), '{"t":"50 °C"}', generation)
+    t.same(cache.get(body('{"text":1}')), Buffer.from('{"t":"50 °C"}', 'utf8'))
+  })
+
   t.test('an answer is served for the very same bytes only', async (t) => {
     keep(body('{"a":1}'), body('answer'), generation)
     t.same(cache.get(body('{"a":1}')), body('answer'))
