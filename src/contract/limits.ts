@@ -16,5 +16,8 @@ export const LIMITS = {
   samplesPointsPerToken: 10_000
 } as const
 
+/** A problem lists at most this many validation failures (its detail says how many there were). */
+export const MAX_PROBLEM_ERRORS = 20
+
 /** RFC 3339 as docs/DESIGN.md §3 accepts it: seconds required, fraction optional, Z or ±HH:MM. */
 export const RFC3339_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$'

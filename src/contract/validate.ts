@@ -6,6 +6,7 @@ import addFormatsModule from 'ajv-formats'
 import type { Static, TSchema } from '@sinclair/typebox'
 import { SCHEMAS, type ValidationErrorItem } from './schemas.js'
 import { RFC3339_PATTERN } from './limits.js'
+import { daysInMonth } from './calendar.js'
 
 // ajv-formats is CommonJS: under NodeNext its types describe the default import as the module
 // object, while at run time it is the plugin function itself (which also carries `.default`).
@@ -33,13 +34,6 @@ export function isRfc3339DateTime (value: string): boolean {
   return true
 }
 
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-
-/** Days in a proleptic Gregorian month (month 1–12), by arithmetic: no Date per time checked. */
-export function daysInMonth (year: number, month: number): number {
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
-  return month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]
-}
 
 /**
  * JSON Schema's uniqueItems, answered as Ajv answers it (the first repeat found scanning down from

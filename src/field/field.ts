@@ -65,8 +65,7 @@ export class Field {
   readonly #source: Source
   /** Decoded entries per source unit key, so the source knows what is cached. */
   readonly #unitsCached = new Map<string, number>()
-  readonly #lookups: Counter<'result'>
-  /** The two series of #lookups, labelled once (prom-client hashes the labels of every inc). */
+  /** The decoded-cache lookup counter's two series, labelled once (prom-client hashes the labels of every inc). */
   readonly #hits: { inc: () => void }
   readonly #misses: { inc: () => void }
   readonly #columns = new ColumnMemo()
@@ -77,14 +76,14 @@ export class Field {
     this.cache = new UnitCache<DecodedUnit>(options.cacheBytes, (_key, unit) => this.#count(unit.unitKey, -1))
     options.source.setIsCached((unitKey) => (this.#unitsCached.get(unitKey) ?? 0) > 0)
     const registers = [options.registry]
-    this.#lookups = new Counter({
+    const lookups = new Counter({
       name: 'aloft_decoded_cache_requests_total',
       help: 'Lookups of the decoded-unit cache, by result (hit, miss)',
       labelNames: ['result'],
       registers
     })
-    this.#hits = this.#lookups.labels('hit')
-    this.#misses = this.#lookups.labels('miss')
+    this.#hits = lookups.labels('hit')
+    this.#misses = lookups.labels('miss')
     const { cache, pool } = this
     /* eslint-disable no-new -- a collected gauge registers itself */
     new Gauge({

@@ -205,7 +205,7 @@ export function createApp (deps: AppDeps): App {
         if (kept !== undefined && bytes !== undefined) {
           const answer = kept.get(bytes)
           if (answer !== undefined) {
-            sendBytes(res, route.success.status, 'application/json', answer)
+            sendBody(res, route.success.status, 'application/json', answer)
             return
           }
           generation = kept.generation()
@@ -256,18 +256,15 @@ function internalError (requestId: string): HttpProblem {
 function send (res: ServerResponse, reply: Reply, defaultStatus: number, serialize: Serializer): string {
   const payload = reply.mediaType === undefined ? serialize(reply.body) : String(reply.body)
   if (reply.headers !== undefined) for (const name in reply.headers) res.setHeader(name, String(reply.headers[name]))
-  res.statusCode = reply.status ?? defaultStatus
-  res.setHeader('Content-Type', reply.mediaType ?? 'application/json')
-  res.setHeader('Content-Length', Buffer.byteLength(payload))
-  // A string: Node joins it to the header text and writes both at once, straight from the string
+  // As text: Node joins it to the header text and writes both at once, straight from the string
   // (no Buffer made of the answer first).
-  res.end(payload)
+  sendBody(res, reply.status ?? defaultStatus, reply.mediaType ?? 'application/json', payload)
   return payload
 }
 
-function sendBytes (res: ServerResponse, status: number, mediaType: string, bytes: Buffer): void {
+function sendBody (res: ServerResponse, status: number, mediaType: string, body: string | Buffer): void {
   res.statusCode = status
   res.setHeader('Content-Type', mediaType)
-  res.setHeader('Content-Length', bytes.length)
-  res.end(bytes)
+  res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.length)
+  res.end(body)
 }

@@ -2,7 +2,8 @@
 // finite numbers.
 import type { IncomingMessage } from 'node:http'
 import { isUtf8 } from 'node:buffer'
-import { HttpProblem, MAX_PROBLEM_ERRORS } from './problem.js'
+import { HttpProblem } from './problem.js'
+import { MAX_PROBLEM_ERRORS } from '../contract/limits.js'
 
 /** The client went away before its request was read: nobody is left to answer. */
 export class ClientGoneError extends Error {

@@ -2,6 +2,7 @@
 import type { ServerResponse } from 'node:http'
 import { PROBLEM_CODES, problemType, type ProblemCodeName } from '../contract/codes.js'
 import type { Problem, ValidationErrorItem, VerticalCoverage } from '../contract/schemas.js'
+import { MAX_PROBLEM_ERRORS } from '../contract/limits.js'
 
 export interface ProblemOptions {
   detail?: string
@@ -33,8 +34,6 @@ export function retryAfterSeconds (seconds: number): number {
   return Math.max(1, Math.ceil(seconds))
 }
 
-/** A problem lists at most this many validation failures (its detail says how many there were). */
-export const MAX_PROBLEM_ERRORS = 20
 /** Echoed strings (inputs, unknown property names) are cut to this many characters. */
 const MAX_ECHO_CHARS = 256
 /** An array or object input is echoed only when its JSON is about this small. */

@@ -16,7 +16,7 @@ import type { SamplePoints } from './points.js'
 import type { PointsOrErrors } from './json.js'
 import { optionsOf, fieldIndex } from './json.js'
 import { samplesProvenance } from './provenance.js'
-import { MAX_PROBLEM_ERRORS as MAX_ERRORS } from '../http/problem.js'
+import { MAX_PROBLEM_ERRORS as MAX_ERRORS } from '../contract/limits.js'
 
 type Loc = Array<string | number>
 const issue = (loc: Loc, msg: string, type: string): ValidationErrorItem => ({ loc: ['body', ...loc], msg, type })

@@ -403,11 +403,10 @@ export class Source {
   /**
    * The time rule's choice for an instant, kept per instant while the catalog's generation holds
    * and for at most TIME_CHOICE_MS, so listings still refresh on their schedule: the catalog
-   * walk is the costliest part of resolving a cached profile. Refusals are not kept.
+   * walk is the costliest part of resolving a cached profile. Refusals are not kept. Asked only
+   * when keptTimeChoice has none.
    */
   private async timeChoice (t: number): Promise<ReturnType<typeof chooseTime>> {
-    const kept = this.keptTimeChoice(t)
-    if (kept !== undefined) return kept
     const now = Date.now()
     const entries = await this.discover(async () => await this.catalog.around(t, this.maxOffsetMs))
     const generation = this.catalog.generation // after the listing: a listing that changed it is included

@@ -1,7 +1,8 @@
 // RFC 3339 date-times as the contract accepts them: real calendar dates (leap years by the
 // Gregorian rule, years 0000–9999 alike), no leap second, an offset.
 import t from 'tap'
-import { daysInMonth, isRfc3339DateTime } from '../../src/contract/validate.js'
+import { isRfc3339DateTime } from '../../src/contract/validate.js'
+import { daysInMonth } from '../../src/contract/calendar.js'
 
 t.test('days in each month agree with the calendar for every year 1600–2400', async (t) => {
   let wrong = 0

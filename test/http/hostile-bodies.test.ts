@@ -3,7 +3,7 @@
 import t from 'tap'
 import { ADMIN_TOKEN, startTestService, expectProblem } from '../helpers/service.js'
 import { MAX_JSON_DEPTH } from '../../src/http/body.js'
-import { MAX_PROBLEM_ERRORS } from '../../src/http/problem.js'
+import { MAX_PROBLEM_ERRORS } from '../../src/contract/limits.js'
 import { ROUTES } from '../../src/contract/routes.js'
 
 const svc = await startTestService(t)
