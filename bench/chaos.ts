@@ -414,6 +414,13 @@ export async function runChaos (options: ChaosOptions = {}): Promise<ChaosReport
       windows.push({ name: f.name, end: Date.now() - started })
       await sleep(settle)
     }
+    // The last fault has no next phase to observe its recovery in: keep the load going until every
+    // instance has answered a cached and a cold request after it (10 s at most: recovery is judged
+    // against that bound), so a slow machine is not read as no recovery.
+    const last = windows[windows.length - 1]
+    const recovered = (): boolean => instances.every((_, i) => ['cached', 'cold'].every((kind) =>
+      outcomes.some((o) => o.at >= last.end && o.instance === i && o.kind === kind && o.status === 200)))
+    for (const until = Date.now() + 10_000; !recovered() && Date.now() < until;) await sleep(100)
     phase = 'after'
     running = false
     await Promise.all(lanes)

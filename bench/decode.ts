@@ -14,7 +14,9 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
-import { decodeField, initGrib, PACKING_NAMES, scanMessages } from '../src/grib/index.js'
+import {
+  decodeField, initGrib, jpeg2000Codec, PACKING_NAMES, scanMessages, type Jpeg2000Codec
+} from '../src/grib/index.js'
 
 const ROOT = new URL('../../', import.meta.url) // dist/bench/ → repository root
 const FIXTURES = new URL('test/fixtures/grib/', ROOT)
@@ -45,6 +47,8 @@ const roundSeconds = seconds / rounds
 interface Rate { valuesPerSecond: number, msPerField: number }
 interface Row {
   file: string
+  /** For 5.40: which OpenJPEG build decoded (the native one only where it was built). */
+  codec: string | null
   packing: string
   fields: number
   values: number
@@ -91,7 +95,28 @@ const best = (rates: Rate[]): Rate => rates.reduce((a, b) => b.valuesPerSecond >
 
 await initGrib()
 let skipped: string | null = null
-const rows: Row[] = FILES.map((file) => {
+let nativeMissing: string | null = null
+const JPEG2000_CODECS: Jpeg2000Codec[] = ['native', 'wasm']
+const cases: Array<{ file: string, codec: Jpeg2000Codec | null }> = []
+for (const file of FILES) {
+  const isJpeg = scanMessages(new Uint8Array(readFileSync(new URL(file, FIXTURES)))).some((f) => f.packing === 40)
+  if (!isJpeg) cases.push({ file, codec: null })
+  else for (const codec of JPEG2000_CODECS) cases.push({ file, codec })
+}
+const rows: Row[] = []
+for (const { file, codec } of cases) {
+  if (codec !== null) {
+    try {
+      await initGrib({ jpeg2000: codec })
+    } catch (err) {
+      nativeMissing = (err as Error).message
+      continue
+    }
+  }
+  rows.push(measure(file, codec === null ? null : `${codec} ${jpeg2000Codec()?.version ?? ''}`.trim()))
+}
+
+function measure (file: string, codec: string | null): Row {
   const path = fileURLToPath(new URL(file, FIXTURES))
   const bytes = new Uint8Array(readFileSync(path))
   const fields = scanMessages(bytes)
@@ -116,6 +141,7 @@ const rows: Row[] = FILES.map((file) => {
   const paired = ec === undefined ? [] : ours.map((x, r) => x.valuesPerSecond / theirs[r].valuesPerSecond)
   return {
     file,
+    codec,
     packing: [...new Set(fields.map((f) => `5.${f.packing} ${PACKING_NAMES[f.packing] ?? ''}`.trim()))].join(', '),
     fields: fields.length,
     values,
@@ -129,18 +155,19 @@ const rows: Row[] = FILES.map((file) => {
     oursRounds: ours.map((x) => x.valuesPerSecond),
     eccodesRounds: theirs.map((x) => x.valuesPerSecond)
   }
-})
+}
 
 const fmt = (x: number | null, digits = 0): string =>
   x === null ? 'n/a' : x >= 1e6 ? `${(x / 1e6).toFixed(1)}M` : x.toFixed(digits)
 const times = (x: number | null): string => x === null ? 'n/a' : `${x.toFixed(2)}x`
 const header = [
-  'file', 'packing', 'fields', 'values', 'ours values/s', 'ecCodes values/s', 'ratio', 'rounds', 'ours ms/field',
-  'ecCodes ms/field'
+  'file', 'packing', 'codec', 'fields', 'values', 'ours values/s', 'ecCodes values/s', 'ratio', 'rounds',
+  'ours ms/field', 'ecCodes ms/field'
 ]
 const table = rows.map((r) => [
   r.file.split('/').at(-1) ?? r.file,
   r.packing,
+  r.codec ?? '',
   String(r.fields),
   String(r.values),
   fmt(r.ours),
@@ -156,6 +183,7 @@ console.log(`\n${rounds} alternating rounds of ${roundSeconds.toFixed(2)} s per 
   'values/s: best round; ratio: best ÷ best; rounds: ratio range over the paired rounds; ecCodes with ' +
   (plainMalloc ? 'glibc malloc as installed' : 'glibc malloc keeping freed memory (--plain-malloc: as installed)'))
 if (skipped !== null) console.log(`\necCodes column skipped: ${skipped}`)
+if (nativeMissing !== null) console.log(`\nno native JPEG 2000 rows: ${nativeMissing}`)
 
 mkdirSync(fileURLToPath(new URL('bench/results/', ROOT)), { recursive: true })
 writeFileSync(new URL('bench/results/decode.json', ROOT), JSON.stringify({

@@ -9,10 +9,12 @@
 // latency at half that maximum (open loop, bench/loadgen). Once with the in-memory store and once
 // with Redis when one answers (REDIS_URL, as `npm run bench` provides). Full float64 output.
 //   npx tsc -p tsconfig.json && node dist/bench/profile.js [--seconds 5] [--connections 32] [--points 256]
+//   [--pairs 1] (bare and profile measured that many times in alternating order; the median pair shown)
 //   … --breakdown [--breakdown-seconds 8]: also the CPU of a fresh-body request, room by room, from a
 //   V8 CPU profile of the server over the load window (bench/breakdown.ts) → bench/results/;
 //   … --breakdown-only: the breakdown alone; --breakdown-mix hot|distinct|fresh (default fresh);
-//   --keep-profile DIR: the raw .cpuprofile files there too
+//   --keep-profile DIR: the raw .cpuprofile files there too; --only memory,fresh (any of memory, redis,
+//   hot, distinct, fresh): a subset, for quick comparisons
 //   (open them in Chrome DevTools or read them with bench/top-frames).
 // The server is bench/server.js over data/sample (mirror). Writes bench/results/profile.json.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -30,6 +32,7 @@ const seconds = numberArg('seconds', 5)
 const connections = numberArg('connections', 32)
 const points = numberArg('points', 256)
 const breakdownSeconds = numberArg('breakdown-seconds', 8)
+const pairs = numberArg('pairs', 1)
 const breakdownOnly = process.argv.includes('--breakdown-only')
 const mixAt = process.argv.indexOf('--breakdown-mix')
 const breakdownMix = (mixAt > 0 ? process.argv[mixAt + 1] : 'fresh') as MixName
@@ -52,10 +55,17 @@ type Measured = ClosedRun & { cpuUsPerRequest: number }
 interface LoopDelay { p50_ms: number, p99_ms: number, max_ms: number }
 
 interface MixResult { mix: MixName, bare: Measured, profile: Measured, ratio: number, cpuRatio: number,
-  halfRate: number, open: LoadResult, serverLoop: LoopDelay }
+  /** Every pair's ratios (`--pairs`); bare and profile are the median pair's. */
+  ratios: number[], cpuRatios: number[], halfRate: number, open: LoadResult, serverLoop: LoopDelay }
 
 const redisUrl = process.env.REDIS_URL !== undefined && process.env.REDIS_URL !== '' ? process.env.REDIS_URL : null
-const STORES: Store[] = ['memory', ...(redisUrl !== null ? ['redis' as const] : [])]
+/** `--only memory|redis|hot|distinct|fresh[,…]`: a subset, for quick comparisons (default: all). */
+const onlyAt = process.argv.indexOf('--only')
+const only = onlyAt > 0 ? new Set(process.argv[onlyAt + 1].split(',')) : null
+const picked = <T extends string>(all: readonly T[]): T[] =>
+  only === null || !all.some((x) => only.has(x)) ? [...all] : all.filter((x) => only.has(x))
+const STORES: Store[] = picked(['memory', ...(redisUrl !== null ? ['redis' as const] : [])])
+const MIXES = picked(['hot', 'distinct', 'fresh'] as const)
 
 const distinct = profileBodies(points)
 const hot = distinct.slice(0, 1)
@@ -115,9 +125,23 @@ async function closed (
 async function measureMix (server: ServerChild, mix: MixName): Promise<MixResult> {
   const headers = { 'content-type': 'application/json', 'x-api-key': server.info.key }
   const url = `${server.info.aloftUrl}/v1/atmosphere/profile`
-  const bare = await closed(server, { url: `${server.info.bareUrl}/parse`, method: 'POST',
-    headers: { 'content-type': 'application/json' } }, mix)
-  const profile = await closed(server, { url, method: 'POST', headers }, mix)
+  const bareTarget = { url: `${server.info.bareUrl}/parse`, method: 'POST' as const,
+    headers: { 'content-type': 'application/json' } }
+  // `--pairs N`: bare and profile measured N times, in alternating order, and the pair with the
+  // median ratio reported (with the range): on a shared machine one pair can land in a noisy second
+  const runs: Array<{ bare: Measured, profile: Measured }> = []
+  for (let k = 0; k < pairs; k++) {
+    if (k % 2 === 0) {
+      const bare = await closed(server, bareTarget, mix)
+      runs.push({ bare, profile: await closed(server, { url, method: 'POST', headers }, mix) })
+    } else {
+      const profile = await closed(server, { url, method: 'POST', headers }, mix)
+      runs.push({ bare: await closed(server, bareTarget, mix), profile })
+    }
+  }
+  const ratios = runs.map((r) => r.profile.rps / r.bare.rps)
+  const cpuRatios = runs.map((r) => r.bare.cpuUsPerRequest / r.profile.cpuUsPerRequest)
+  const { bare, profile } = runs[ratios.indexOf([...ratios].sort((a, b) => a - b)[Math.floor((pairs - 1) / 2)])]
   const halfRate = Math.max(1, Math.round(profile.rps / 2))
   const requests: LoadRequest[] = mix === 'fresh'
     ? [{ kind: 'profile', method: 'POST', url, headers, freshProfileSeed: seed++ }]
@@ -128,7 +152,7 @@ async function measureMix (server: ServerChild, mix: MixName): Promise<MixResult
   const serverLoop = await loopDelay(server)
   return {
     mix, bare, profile, ratio: profile.rps / bare.rps, cpuRatio: bare.cpuUsPerRequest / profile.cpuUsPerRequest,
-    halfRate, open, serverLoop
+    ratios, cpuRatios, halfRate, open, serverLoop
   }
 }
 
@@ -176,7 +200,7 @@ try {
     const server = await startProfileServer(store)
     try {
       const mixes: MixResult[] = []
-      for (const mix of ['hot', 'distinct', 'fresh'] as const) mixes.push(await measureMix(server, mix))
+      for (const mix of MIXES) mixes.push(await measureMix(server, mix))
       results.push({ store, mixes })
     } finally {
       await server.stop()
@@ -187,6 +211,7 @@ try {
   await rm(dir, { recursive: true, force: true })
 }
 
+const range = (xs: number[]): string => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`
 const openErrors = (r: LoadResult): number => Object.entries(r.outcomes)
   .filter(([k]) => !k.endsWith(' 200'))
   .reduce((n, [, v]) => n + v, 0)
@@ -194,14 +219,17 @@ if (!breakdownOnly) {
   console.log(`profile: cached profiles vs a bare polka route reading and parsing the same bodies, same server ` +
     `process (${seconds} s each after ${warmupSeconds} s warm-up, ${connections} connections, ` +
     `${WRK !== null ? 'wrk' : 'bench/loadgen'} closed loop; hot = 1 body, distinct = ${points} bodies in turn, ` +
-    'fresh = never the same body twice; CPU µs: the server process\'s user + system time per request)')
+    'fresh = never the same body twice; CPU µs: the server process\'s user + system time per request' +
+    (pairs > 1 ? `; ${pairs} pairs of bare and profile in alternating order, the median pair shown, \`pairs\`: ` +
+      'the range of the ratio over them)' : ')'))
   console.log(table(
-    ['store', 'mix', 'bare req/s', 'profile req/s', 'ratio', 'goal', 'bare CPU µs', 'profile CPU µs', 'CPU ratio',
-      'profile p50 ms', 'profile p99 ms', 'errors'],
+    ['store', 'mix', 'bare req/s', 'profile req/s', 'ratio', ...(pairs > 1 ? ['pairs'] : []), 'goal', 'bare CPU µs',
+      'profile CPU µs', 'CPU ratio', ...(pairs > 1 ? ['pairs'] : []), 'profile p50 ms', 'profile p99 ms', 'errors'],
     results.flatMap(({ store, mixes }) => mixes.map((m) => [
-      store, m.mix, int(m.bare.rps), int(m.profile.rps), m.ratio.toFixed(2),
+      store, m.mix, int(m.bare.rps), int(m.profile.rps), m.ratio.toFixed(2), ...(pairs > 1 ? [range(m.ratios)] : []),
       m.mix === 'hot' ? '≥ 0.50' : m.mix === 'fresh' ? '≥ 0.40' : '',
       m.bare.cpuUsPerRequest.toFixed(0), m.profile.cpuUsPerRequest.toFixed(0), m.cpuRatio.toFixed(2),
+      ...(pairs > 1 ? [range(m.cpuRatios)] : []),
       ms(m.profile.p50Ms), ms(m.profile.p99Ms), String(m.bare.errors + m.profile.errors)
     ]))
   ))
@@ -231,7 +259,7 @@ for (const b of breakdowns) {
 }
 if (!breakdownOnly) {
   const path = writeResult('profile', {
-    seconds, warmup_seconds: warmupSeconds, connections, points,
+    seconds, warmup_seconds: warmupSeconds, connections, points, pairs,
     closed_loop_tool: WRK !== null ? 'wrk' : 'loadgen',
     stores: results,
     ...(withBreakdown ? { breakdown: breakdowns } : {})

@@ -6,6 +6,7 @@ import type { Column } from '../atmosphere/index.js'
 import {
   SourceError, beforeDeadline, type CheckState, type FetchUnit, type FetchedUnit, type Resolution, type Source
 } from '../source/index.js'
+import { MAX_POINTS } from '../grib/index.js'
 import { ColumnMemo } from './column-memo.js'
 import type { GridBox, TileLayout } from './layout.js'
 import { PoolBusyError, type WorkerPool } from './pool.js'
@@ -56,8 +57,25 @@ export function pieceBox (unit: FetchUnit, point: { i: number, j: number }): Gri
 
 /** Cache key of a decoded unit: the source unit, and the block of it when only a block is decoded. */
 export function decodedKey (unitKey: string, box: GridBox | undefined): string {
-  return box === undefined ? unitKey : `${unitKey}#${box.i0},${box.j0}`
+  if (box === undefined) return unitKey
+  // memoised: every cached profile asks, and a Map lookup with one stored string beats building
+  // (and hashing) a new concatenation per request
+  let byBox = decodedKeys.get(unitKey)
+  if (byBox === undefined) {
+    if (decodedKeys.size >= DECODED_KEY_MEMO_UNITS) decodedKeys.clear()
+    byBox = new Map()
+    decodedKeys.set(unitKey, byBox)
+  }
+  const at = box.j0 * MAX_POINTS + box.i0 // i0 < Ni ≤ MAX_POINTS: one number per corner, exact
+  let key = byBox.get(at)
+  if (key === undefined) {
+    key = `${unitKey}#${box.i0},${box.j0}`
+    byBox.set(at, key)
+  }
+  return key
 }
+const DECODED_KEY_MEMO_UNITS = 4096
+const decodedKeys = new Map<string, Map<number, string>>()
 
 export class Field {
   readonly cache: UnitCache<DecodedUnit>

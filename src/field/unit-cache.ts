@@ -10,9 +10,17 @@ export interface Sized {
 
 export interface CacheStats { hits: number, misses: number, evictions: number, bytes: number, entries: number }
 
+/** A cached value and when it was last used (a tick of the cache's own clock). */
+interface Slot<V> { value: V, used: number }
+
 export class UnitCache<V extends Sized> {
-  readonly #entries = new Map<string, V>() // insertion order = recency order
+  // Recency is a tick on each slot, not the Map's order: moving a hit to the end (delete, set)
+  // on every request cost ~1 µs with the keys callers build per request (concatenated strings,
+  // stored in place of the old key and compared unflattened); eviction, once per load at most,
+  // scans for the oldest instead.
+  readonly #entries = new Map<string, Slot<V>>()
   readonly #loading = new Map<string, Promise<V>>()
+  #clock = 0
   #bytes = 0
   #generation = 0
   readonly stats: CacheStats = { hits: 0, misses: 0, evictions: 0, bytes: 0, entries: 0 }
@@ -30,12 +38,10 @@ export class UnitCache<V extends Sized> {
 
   /** The cached value (refreshing its recency), or undefined. */
   peek (key: string): V | undefined {
-    const value = this.#entries.get(key)
-    if (value !== undefined) {
-      this.#entries.delete(key)
-      this.#entries.set(key, value)
-    }
-    return value
+    const slot = this.#entries.get(key)
+    if (slot === undefined) return undefined
+    slot.used = ++this.#clock
+    return slot.value
   }
 
   /**
@@ -76,20 +82,27 @@ export class UnitCache<V extends Sized> {
     this.#generation++
     const old = this.#entries.get(key)
     if (old !== undefined) {
-      this.#entries.delete(key)
-      this.#bytes -= old.bytes
-      if (old !== value) this.onEvict?.(key, old)
+      this.#bytes -= old.value.bytes
+      if (old.value !== value) this.onEvict?.(key, old.value)
+      old.value = value
+      old.used = ++this.#clock
+    } else {
+      this.#entries.set(key, { value, used: ++this.#clock })
     }
-    this.#entries.set(key, value)
     this.#bytes += value.bytes
-    // Evict oldest first, but never the entry just stored: a unit larger than the budget still
-    // serves the request that loaded it and whoever joins before the next load.
-    for (const [k, v] of this.#entries) {
-      if (this.#bytes <= this.budgetBytes || k === key) break
-      this.#entries.delete(k)
-      this.#bytes -= v.bytes
+    // Evict least recently used first, but never the entry just stored: a unit larger than the
+    // budget still serves the request that loaded it and whoever joins before the next load.
+    while (this.#bytes > this.budgetBytes) {
+      let oldestKey: string | undefined
+      let oldest: Slot<V> | undefined
+      for (const [k, slot] of this.#entries) {
+        if (k !== key && (oldest === undefined || slot.used < oldest.used)) { oldestKey = k; oldest = slot }
+      }
+      if (oldestKey === undefined || oldest === undefined) break
+      this.#entries.delete(oldestKey)
+      this.#bytes -= oldest.value.bytes
       this.stats.evictions++
-      this.onEvict?.(k, v)
+      this.onEvict?.(oldestKey, oldest.value)
     }
     this.stats.bytes = this.#bytes
     this.stats.entries = this.#entries.size

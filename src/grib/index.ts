@@ -1,5 +1,7 @@
 // Public API of aloft's GRIB2 decoder. Pure: no HTTP, no Redis, no file system.
-import { initJpeg2000 } from './jpeg2000.js'
+import { initJpeg2000, type Jpeg2000Choice } from './jpeg2000.js'
+export { jpeg2000Codec } from './jpeg2000.js'
+export type { Jpeg2000Choice, Jpeg2000Codec } from './jpeg2000.js'
 
 export { GribError } from './errors.js'
 export type { GribErrorReason } from './errors.js'
@@ -16,7 +18,12 @@ export type { Level } from './section4.js'
 export type { DataParams } from './section5.js'
 export { parameterName, PACKING_NAMES, LEVEL_TYPES } from './tables.js'
 
-/** Load what decoding needs asynchronously (the JPEG 2000 WebAssembly codec). Idempotent. */
-export async function initGrib (): Promise<void> {
-  await initJpeg2000()
+export interface GribOptions {
+  /** Which OpenJPEG build decodes template 5.40: `auto` (default) takes the native one when it was built. */
+  jpeg2000?: Jpeg2000Choice
+}
+
+/** Load what decoding needs (the JPEG 2000 codec). Idempotent. */
+export async function initGrib (options: GribOptions = {}): Promise<void> {
+  await initJpeg2000(options.jpeg2000)
 }

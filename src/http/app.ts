@@ -115,17 +115,24 @@ export function createApp (deps: AppDeps): App {
     }
   })
 
-  /** The metric series of each (route, method, status), looked up once: prom-client hashes labels per call. */
-  const series = new Map<string, { count: () => void, time: (seconds: number) => void }>()
-  const seriesOf = (route: string, method: string, status: number): { count: () => void,
-    time: (seconds: number) => void } => {
-    const key = `${route} ${method} ${status}`
-    let s = series.get(key)
+  /**
+   * The metric series of each (route, method, status), looked up once: prom-client hashes labels per
+   * call. Nested by each part (route and method are the same few strings, status a number), so no
+   * key is built per request.
+   */
+  interface Series { count: () => void, time: (seconds: number) => void }
+  const series = new Map<string, Map<string, Map<number, Series>>>()
+  const seriesOf = (route: string, method: string, status: number): Series => {
+    let byMethod = series.get(route)
+    if (byMethod === undefined) series.set(route, byMethod = new Map())
+    let byStatus = byMethod.get(method)
+    if (byStatus === undefined) byMethod.set(method, byStatus = new Map())
+    let s = byStatus.get(status)
     if (s === undefined) {
       const count = metrics.httpRequests.labels(route, method, String(status))
       const duration = metrics.httpDuration.labels(route, method, String(status))
       s = { count: () => count.inc(), time: (seconds) => duration.observe(seconds) }
-      series.set(key, s)
+      byStatus.set(status, s)
     }
     return s
   }
@@ -160,7 +167,7 @@ export function createApp (deps: AppDeps): App {
         ...(req.accountId !== undefined ? { account_id: req.accountId } : {})
       }, 'request')
     }
-    res.on('finish', finish)
+    // 'close' comes after every response, sent ('finish' first) or cut off: one listener serves both
     res.on('close', finish)
     if (inFlight > config.maxInFlight && !ALWAYS_ANSWERED.has(req.path)) {
       throw new HttpProblem('service_unavailable', {

@@ -13,10 +13,11 @@ import type { LatLonGrid } from '../grib/index.js'
 import { computeSamples, OUT_COLUMNS, OUTSIDE_SOURCE, UNUSABLE, type SampleTask } from './kernel.js'
 import { planSamples, type Plan, type PlanSource } from './plan.js'
 import { SLICE_POINTS } from './order.js'
-import { samplesJson, type JsonPart } from './json.js'
+import { numberBytesLength, samplesJson, type JsonPart } from './json.js'
 import { createSession, type SampleSession } from './session.js'
 import { samplePiece } from './column-store.js'
-import { LOCAL_ARRAYS, SHARED_ARRAYS, type SampleOptions, type SamplePoints } from './points.js'
+import { LOCAL_ARRAYS, type SampleOptions, type SamplePoints } from './points.js'
+import { ArenaArrays, arenaFor } from './arena.js'
 
 export { SLICE_POINTS } from './order.js'
 export type { HeldSamples, SampleSession } from './session.js'
@@ -86,7 +87,7 @@ export class SamplesEngine {
     points: SamplePoints, options: SampleOptions, accountId: string, source: PlanSource = this.#o.source
   ): Promise<Plan> {
     const plan = await planSamples(points, options, source, this.#sliceSize(points.n),
-      this.#inWorkers(points.n) ? SHARED_ARRAYS : LOCAL_ARRAYS)
+      this.#inWorkers(points.n) ? arenaFor(points.n) : LOCAL_ARRAYS)
     if (plan.unitKeys.length > this.#o.maxUnits) throw new TooManyUnitsError(plan.unitKeys.length, this.#o.maxUnits)
     const uncached = plan.unitKeys.filter((k) => !this.#o.source.isCached(k)).length
     if (uncached > 0) {
@@ -212,9 +213,15 @@ export class SamplesEngine {
       const running = slices.map(async ([start, end]) => await runOnPool(pool, { ...task, start, end }))
       // the first failure is thrown below; the others must not surface as unhandled rejections
       for (const r of running) r.catch(() => {})
-      for (let k = 0; k < slices.length; k++) {
-        await running[k]
-        await onSlice?.(result, slices[k][0], slices[k][1])
+      try {
+        for (let k = 0; k < slices.length; k++) {
+          await running[k]
+          await onSlice?.(result, slices[k][0], slices[k][1])
+        }
+      } catch (err) {
+        // the other slices still write to the request's arrays: settled before anyone may reuse them
+        await Promise.allSettled(running)
+        throw err
       }
     } else {
       for (const [start, end] of slices) {
@@ -235,11 +242,32 @@ export class SamplesEngine {
     return result
   }
 
-  /** The JSON answer, as pieces of text; a large one has its columns formatted on the pool in parallel. */
-  async json (result: SamplesResult): Promise<JsonPart[]> {
+  /**
+   * Hands a request's arrays back for reuse (a large request's shared memory, arena.ts): call it
+   * once nothing reads the plan or its result any more — the answer formatted, or written.
+   */
+  release (loaded: LoadedPlan): void {
+    if (loaded.plan.arrays instanceof ArenaArrays) loaded.plan.arrays.release()
+  }
+
+  /**
+   * The JSON answer, as pieces of text; a large one has its columns formatted on the pool in
+   * parallel, into the request's shared memory when `loaded` has it (then release it only after
+   * the answer is written).
+   */
+  async json (result: SamplesResult, loaded?: LoadedPlan): Promise<JsonPart[]> {
     const pool = this.#o.field.pool
     if (result.n < this.#o.workerThreshold) return await samplesJson(result)
-    return await samplesJson(result, async (values) => await pool.run<Uint8Array>('samplesJsonColumn', values))
+    const arena = loaded?.plan.arrays
+    if (!(arena instanceof ArenaArrays)) {
+      return await samplesJson(result, async (values) => await pool.run<Uint8Array>('samplesJsonColumn', { values }))
+    }
+    // each column written into the request's reused memory (new pages cost more than the formatting's
+    // copy): the parts are views of it, so the request's arrays go back only once the answer is written
+    return await samplesJson(result, async (values) => {
+      const out = arena.bytes(numberBytesLength(values.length))
+      return out.subarray(0, await pool.run<number>('samplesJsonColumn', { values, out }))
+    })
   }
 
   /** plan → load → compute, for callers in process (tests, one-off calls). */

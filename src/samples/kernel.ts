@@ -279,14 +279,16 @@ export function computeSamples (task: SampleTask): void {
     rows[OUT_ALTITUDE_MSL * width + o] = z
     rows[OUT_GROUND * width + o] = groundMsl
   }
+  // a point not ok has NaN in every column: its rows first, so the copy below reads no status
+  for (let r = start; r < end; r++) {
+    if (status[order[r]] === OK) continue
+    for (let c = 0; c < OUT_COLUMNS; c++) rows[c * width + r - start] = NaN
+  }
   // back to point order a column at a time: each column's writes stay within a few hundred KB;
-  // every point of the slice is written (NaN where not ok), so `out` needs no filling first
+  // every point of the slice is written, so `out` needs no filling first
   for (let c = 0; c < OUT_COLUMNS; c++) {
-    const from = c * width
+    const from = c * width - start
     const to = c * n
-    for (let r = start; r < end; r++) {
-      const p = order[r]
-      out[to + p] = status[p] === OK ? rows[from + r - start] : NaN
-    }
+    for (let r = start; r < end; r++) out[to + order[r]] = rows[from + r]
   }
 }

@@ -8,7 +8,7 @@ import { HOUR_MS, type FetchUnit, type HeldRunStep } from '../source/index.js'
 import { OK, OUTSIDE_SOURCE, type PieceCells, type PositionInputs } from './kernel.js'
 import { sortByKey } from './order.js'
 import { SHARED_ARRAYS, type Arrays, type SampleOptions, type SamplePoints } from './points.js'
-import { timeIndexFor } from './time-plan.js'
+import { timeIndexFor, type ChoiceSlot } from './time-plan.js'
 
 /** A decoded piece to load: the unit and a grid point it holds (which picks the block of a file). */
 export interface PlannedPiece {
@@ -66,29 +66,40 @@ export async function planSamples (
 
   // time: one choice per distinct instant, from the catalog entries of the hours they fall in
   const { instants, pointInstant } = distinctInstants(time, n)
-  const hours = new Set(Array.from(instants, (t) => Math.floor(t / HOUR_MS) * HOUR_MS))
-  const index = timeIndexFor(await source.entriesNear(hours), options.run, source.maxTimeOffsetMs)
+  const index = timeIndexFor(await source.entriesNear(hoursOf(instants)), options.run, source.maxTimeOffsetMs)
   const nearest = options.interpolation === 'nearest'
-  const choices = Array.from(instants, (t) => nearest ? index.nearest(t) : index.linear(t))
-
-  // the (run, step)s named, in the response's order (TimeIndex hands out one object per entry)
-  const named = new Set<HeldRunStep>()
-  for (const c of choices) {
-    if (c === null) continue
-    named.add(c.before)
-    named.add(c.after)
+  // per instant: the two entries' ordinals (−1: none) and the weight, written in place
+  const count = instants.length
+  const instantBefore = new Int32Array(count)
+  const instantAfter = new Int32Array(count)
+  const instantWeight = new Float64Array(count)
+  const named = new Uint8Array(index.entries.length)
+  const slot: ChoiceSlot = { before: -1, after: -1, weight: 0 }
+  for (let k = 0; k < count; k++) {
+    const t = instants[k]
+    if (nearest ? index.nearestInto(t, slot) : index.linearInto(t, slot)) {
+      instantBefore[k] = slot.before
+      instantAfter[k] = slot.after
+      instantWeight[k] = slot.weight
+      named[slot.before] = named[slot.after] = 1
+    } else {
+      instantBefore[k] = instantAfter[k] = -1
+      instantWeight[k] = NaN
+    }
   }
-  const runSteps = [...named].sort((a, b) => a.run - b.run || a.step - b.step)
-  const rsIndex = new Map(runSteps.map((rs, k) => [rs, k]))
-  // per instant: the two (run, step) indices (−1: none) and the weight
-  const instantBefore = new Int32Array(choices.length)
-  const instantAfter = new Int32Array(choices.length)
-  const instantWeight = new Float64Array(choices.length)
-  choices.forEach((c, k) => {
-    instantBefore[k] = c === null ? -1 : rsIndex.get(c.before) as number
-    instantAfter[k] = c === null ? -1 : rsIndex.get(c.after) as number
-    instantWeight[k] = c === null ? NaN : c.weight
-  })
+  // the (run, step)s named, in the response's order; then the instants' ordinals as their indices
+  const ordinals: number[] = []
+  named.forEach((used, e) => { if (used === 1) ordinals.push(e) })
+  const { entries } = index
+  ordinals.sort((a, b) => entries[a].run - entries[b].run || entries[a].step - entries[b].step)
+  const runSteps = ordinals.map((e) => entries[e])
+  const rsOf = new Int32Array(entries.length)
+  ordinals.forEach((e, k) => { rsOf[e] = k })
+  for (let k = 0; k < count; k++) {
+    if (instantBefore[k] < 0) continue
+    instantBefore[k] = rsOf[instantBefore[k]]
+    instantAfter[k] = rsOf[instantAfter[k]]
+  }
 
   const status = arrays.uint8(n)
   const unitBefore = arrays.int32(n)
@@ -262,6 +273,22 @@ class PieceTables {
     this.#plan.unitKeys = [...this.#keys]
     return c
   }
+}
+
+/**
+ * The whole hours the instants fall in, each once: counted in hours (small integers, which a Set
+ * hashes several times faster than the epoch milliseconds) and skipping a repeat of the last.
+ */
+function hoursOf (instants: Float64Array): number[] {
+  const hours = new Set<number>()
+  let last = NaN
+  for (let k = 0; k < instants.length; k++) {
+    const h = Math.floor(instants[k] / HOUR_MS)
+    if (h === last) continue
+    hours.add(h)
+    last = h
+  }
+  return Array.from(hours, (h) => h * HOUR_MS)
 }
 
 /**

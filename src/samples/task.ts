@@ -2,14 +2,18 @@
 // worker module exports it as the named task `samples`.
 import { move } from 'piscina'
 import { computeSamples, type SampleTask } from './kernel.js'
-import { numberBytes } from './json.js'
+import { numberBytes, numberBytesInto } from './json.js'
 
 export function samples (task: SampleTask): null {
   computeSamples(task)
   return null
 }
 
-/** The task `samplesJsonColumn`: one column of numbers as the bytes of its JSON array, moved (not copied) back. */
-export function samplesJsonColumn (values: Float64Array): Uint8Array {
-  return move(numberBytes(values)) as Uint8Array
+/**
+ * The task `samplesJsonColumn`: one column of numbers as the bytes of its JSON array, written into
+ * `out` (shared memory of the request: the length comes back) or, without it, moved (not copied) back.
+ */
+export function samplesJsonColumn (task: { values: Float64Array, out?: Uint8Array }): Uint8Array | number {
+  if (task.out !== undefined) return numberBytesInto(task.values, task.out)
+  return move(numberBytes(task.values)) as Uint8Array
 }

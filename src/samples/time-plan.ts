@@ -15,9 +15,18 @@ export interface TimeChoice {
 
 interface Run {
   run: number
-  /** The run's entries by ascending valid time, and those valid times. */
-  entries: HeldRunStep[]
+  /** The valid times of the run's entries, ascending, and those entries' ordinals. */
   valid: number[]
+  ordinals: number[]
+}
+
+/** A choice as entry ordinals (TimeIndex.entries), written in place: planning allocates nothing per instant. */
+export interface ChoiceSlot {
+  before: number
+  /** The same ordinal as `before` when one unit answers. */
+  after: number
+  /** Weight of `after`, in [0, 1). */
+  weight: number
 }
 
 /** First index of a sorted array whose value is greater than x. */
@@ -34,11 +43,14 @@ function upperBound (a: readonly number[], x: number): number {
 
 /** The catalog's entries around a request's instants, indexed for the two rules. */
 export class TimeIndex {
+  /** Every entry once (one object per (run, step)), by ordinal. */
+  readonly entries: HeldRunStep[] = []
   /** Runs, newest first. */
   readonly #runs: Run[]
-  /** Distinct valid times ascending, and the newest run's entry for each. */
+  /** Distinct valid times ascending, and the ordinal of the newest run's entry for each. */
   readonly #valid: number[]
-  readonly #newest: HeldRunStep[]
+  readonly #newest: number[]
+  readonly #slot: ChoiceSlot = { before: -1, after: -1, weight: 0 }
 
   constructor (entries: readonly HeldRunStep[], readonly maxOffsetMs: number) {
     const byRun = new Map<number, Map<number, HeldRunStep>>()
@@ -53,32 +65,55 @@ export class TimeIndex {
       const seen = newestByValid.get(v)
       if (seen === undefined || e.run > seen.run) newestByValid.set(v, e)
     }
+    const ordinal = new Map<HeldRunStep, number>()
     this.#runs = [...byRun].sort((a, b) => b[0] - a[0]).map(([run, steps]) => {
       const sorted = [...steps.values()].sort((a, b) => a.step - b.step)
-      return { run, entries: sorted, valid: sorted.map(validTime) }
+      const ordinals = sorted.map((e) => {
+        ordinal.set(e, this.entries.length)
+        return this.entries.push(e) - 1
+      })
+      return { run, valid: sorted.map(validTime), ordinals }
     })
     this.#valid = [...newestByValid.keys()].sort((a, b) => a - b)
-    this.#newest = this.#valid.map((v) => newestByValid.get(v) as HeldRunStep)
+    this.#newest = this.#valid.map((v) => ordinal.get(newestByValid.get(v) as HeldRunStep) as number)
   }
 
   /** The `nearest` rule; null when no valid time lies within the offset. */
   nearest (t: number): TimeChoice | null {
+    return this.#choice(this.nearestInto(t, this.#slot))
+  }
+
+  /** The `linear` rule; null when neither a bracket nor a valid time within the offset exists. */
+  linear (t: number): TimeChoice | null {
+    return this.#choice(this.linearInto(t, this.#slot))
+  }
+
+  #choice (found: boolean): TimeChoice | null {
+    if (!found) return null
+    const s = this.#slot
+    return { before: this.entries[s.before], after: this.entries[s.after], weight: s.weight }
+  }
+
+  /** The `nearest` rule into `out`; false when no valid time lies within the offset. */
+  nearestInto (t: number, out: ChoiceSlot): boolean {
     const k = upperBound(this.#valid, t)
     // candidates: the last valid time ≤ t and the first > t; a tie goes to the later one
     let best = -1
     if (k > 0) best = k - 1
     if (k < this.#valid.length && (best < 0 || this.#valid[k] - t <= t - this.#valid[best])) best = k
-    if (best < 0 || Math.abs(this.#valid[best] - t) > this.maxOffsetMs) return null
-    const e = this.#newest[best]
-    return { before: e, after: e, weight: 0 }
+    if (best < 0 || Math.abs(this.#valid[best] - t) > this.maxOffsetMs) return false
+    out.before = out.after = this.#newest[best]
+    out.weight = 0
+    return true
   }
 
-  /** The `linear` rule; null when neither a bracket nor a valid time within the offset exists. */
-  linear (t: number): TimeChoice | null {
+  /** The `linear` rule into `out`; false when neither a bracket nor a valid time within the offset exists. */
+  linearInto (t: number, out: ChoiceSlot): boolean {
     const k = upperBound(this.#valid, t)
     if (k > 0 && this.#valid[k - 1] === t) {
-      const e = this.#newest[k - 1]
-      return { before: e, after: e, weight: 0 }
+      out.before = out.after = this.#newest[k - 1]
+      out.weight = 0
+      return true
     }
     for (const r of this.#runs) {
       if (r.run >= t) continue // its steps are all at or after t
@@ -87,10 +122,13 @@ export class TimeIndex {
       const v0 = r.valid[i - 1]
       const v1 = r.valid[i]
       if (v1 - v0 <= 2 * this.maxOffsetMs) {
-        return { before: r.entries[i - 1], after: r.entries[i], weight: (t - v0) / (v1 - v0) }
+        out.before = r.ordinals[i - 1]
+        out.after = r.ordinals[i]
+        out.weight = (t - v0) / (v1 - v0)
+        return true
       }
     }
-    return this.nearest(t)
+    return this.nearestInto(t, out)
   }
 }
 

@@ -59,3 +59,27 @@ t.test('replacing a key hands the old value to the eviction callback', async (t)
   t.same(evicted, [1])
   t.equal(cache.stats.bytes, 2)
 })
+
+t.test('a hit by a key built afresh (a concatenation) refreshes recency like the stored one', async (t) => {
+  const evicted: string[] = []
+  const cache = new UnitCache<{ bytes: number }>(25, (k) => evicted.push(k))
+  const part = 'gfs/2020080412/f00'
+  cache.set(`${part}0#0,0`, unit(10))
+  cache.set(`${part}6#0,0`, unit(10))
+  t.ok(cache.hit([part, '0#0,0'].join('')) !== undefined, 'found by an equal string built afresh')
+  cache.set(`${part}12#0,0`, unit(10))
+  t.same(evicted, [`${part}6#0,0`], 'the unit not used since is the one out')
+  t.match(cache.stats, { hits: 1, evictions: 1, entries: 2, bytes: 20 })
+})
+
+t.test('several evictions at once go oldest first and stop within the budget', async (t) => {
+  const evicted: string[] = []
+  const cache = new UnitCache<{ bytes: number }>(30, (k) => evicted.push(k))
+  for (const k of ['a', 'b', 'c']) cache.set(k, unit(10))
+  cache.hit('a')
+  cache.set('d', unit(25))
+  t.same(evicted, ['b', 'c', 'a'])
+  cache.set('e', unit(5))
+  t.same(evicted, ['b', 'c', 'a'], 'd and e fit: nothing more out')
+  t.equal(cache.stats.bytes, 30)
+})

@@ -1,8 +1,8 @@
-// readJsonBody on a request stream that ends badly: it settles (rejects) instead of waiting.
+// A JSON body read from a request stream that ends badly settles (rejects) instead of waiting.
 import t from 'tap'
 import { Readable } from 'node:stream'
 import type { IncomingMessage } from 'node:http'
-import { readJsonBody } from '../../src/http/body.js'
+import { parseJsonBytes, readJsonBytes } from '../../src/http/body.js'
 
 function request (): Readable & IncomingMessage {
   const stream = new Readable({ read () {} })
@@ -10,6 +10,10 @@ function request (): Readable & IncomingMessage {
     headers: { 'content-type': 'application/json', 'content-length': '100' }
   }) as unknown as Readable & IncomingMessage
 }
+
+/** The parsed body, as the routes read it. */
+const readJsonBody = async (req: IncomingMessage, limit: number): Promise<unknown> =>
+  parseJsonBytes(await readJsonBytes(req, limit))
 
 /** The body promise's outcome, or 'pending' if it has not settled within a second. */
 async function outcome (body: Promise<unknown>): Promise<unknown> {

@@ -10,7 +10,8 @@ import { ArrowSamplesWriter, pointsFromArrow, type ArrowQuery } from '../../samp
 import { pointsFromJson, type JsonPart, type PointsOrErrors } from '../../samples/json.js'
 import { TooManyUnitsError, type SamplesEngine } from '../../samples/engine.js'
 import { HttpProblem } from '../problem.js'
-import { readJsonBody, readLimited } from '../body.js'
+import { parseJsonBytes, readJsonBytes, readLimited } from '../body.js'
+import { BodyBuffers } from '../body-buffers.js'
 import { dataProblem } from '../data-problem.js'
 import { takeTokens } from '../rate.js'
 import type { AloftRequest, AppDeps, Handler, Handlers } from '../context.js'
@@ -35,20 +36,39 @@ function invalid (errors: ValidationErrorItem[], what: string): HttpProblem {
     `${errors.length} error(s).`, errors })
 }
 
-async function readPoints (req: AloftRequest, deps: AppDeps): Promise<PointsOrErrors & { ok: true }> {
+/** Large bodies are read into reused memory (body-buffers.ts). */
+const bodies = new BodyBuffers()
+
+/**
+ * The points, and `release` to call once nothing reads the body any more (an Arrow table's
+ * float64 columns are read in place: until planned).
+ */
+async function readPoints (
+  req: AloftRequest, deps: AppDeps
+): Promise<PointsOrErrors & { ok: true, release: () => void }> {
   const { config } = deps
   const type = mediaType(req.headers['content-type'])
   if (type === ARROW_STREAM) {
-    const bytes = await readLimited(req, config.samplesMaxBodyBytes)
+    const bytes = await readLimited(req, config.samplesMaxBodyBytes, bodies)
     const parsed = pointsFromArrow(bytes, (req.query ?? {}) as ArrowQuery, config.samplesMaxPoints)
-    if (!parsed.ok) throw invalid(parsed.errors, 'Arrow table or its query options')
-    return parsed
+    if (!parsed.ok) {
+      bodies.give(bytes)
+      throw invalid(parsed.errors, 'Arrow table or its query options')
+    }
+    return { ...parsed, release: () => bodies.give(bytes) }
   }
   if (req.headers['content-type'] !== undefined && type !== 'application/json') {
     throw new HttpProblem('unsupported_media_type', { detail: `Content-Type ${JSON.stringify(type.slice(0, 100))} ` +
       `is not accepted; send application/json or ${ARROW_STREAM}.` })
   }
-  const raw = await readJsonBody(req, config.samplesMaxBodyBytes)
+  const bytes = await readJsonBytes(req, config.samplesMaxBodyBytes, bodies)
+  let raw: unknown
+  try {
+    raw = parseJsonBytes(bytes)
+  } finally {
+    // parsed (or refused): the value holds nothing of the bytes
+    if (bytes !== undefined) bodies.give(bytes)
+  }
   if (raw === undefined) {
     throw new HttpProblem('invalid_request', {
       detail: 'A body is required.', errors: [{ loc: ['body'], msg: 'Field required', type: 'missing' }]
@@ -58,7 +78,7 @@ async function readPoints (req: AloftRequest, deps: AppDeps): Promise<PointsOrEr
   if (!checked.ok) throw invalid(checked.errors, 'body')
   const parsed = pointsFromJson(checked.value, config.samplesMaxPoints)
   if (!parsed.ok) throw invalid(parsed.errors, 'body')
-  return parsed
+  return { ...parsed, release: () => {} }
 }
 
 /** Until the response drains or closes; the listener not fired is removed (a large answer waits many times). */
@@ -72,6 +92,12 @@ async function drained (res: ServerResponse): Promise<void> {
     res.on('drain', done)
     res.on('close', done)
   })
+}
+
+/** Until the response has handed its last byte to the socket, or closed. */
+async function finished (res: ServerResponse): Promise<void> {
+  if (res.writableFinished || res.destroyed) return
+  await new Promise<void>((resolve) => { res.once('finish', resolve); res.once('close', resolve) })
 }
 
 /** A JSON answer written piece by piece (never joined: it can be tens of MB), with its length. */
@@ -99,12 +125,15 @@ export function samplesHandlers (deps: AppDeps): Handlers {
         })
       }
       const arrow = wantsArrow(req.headers.accept)
-      const { points, options } = await readPoints(req, deps)
+      const { points, options, release } = await readPoints(req, deps)
       await takeTokens(deps, accountId, Math.ceil(points.n / LIMITS.samplesPointsPerToken),
         { what: `${points.n} points`, rule: `one per started ${LIMITS.samplesPointsPerToken}` }, res)
       let loaded
       try {
-        loaded = await engine.load(await engine.plan(points, options, accountId), accountId)
+        const plan = await engine.plan(points, options, accountId)
+        // the plan holds copies of what it reads of the points: the body may be reused
+        release()
+        loaded = await engine.load(plan, accountId)
       } catch (err) {
         if (err instanceof TooManyUnitsError) {
           throw new HttpProblem('invalid_request', { detail: `The points need ${err.needed} distinct source units; ` +
@@ -116,8 +145,11 @@ export function samplesHandlers (deps: AppDeps): Handlers {
       }
       try {
         if (!arrow) {
-          const parts = await engine.json(await engine.compute(loaded, points, options))
+          const parts = await engine.json(await engine.compute(loaded, points, options), loaded)
           await writeJson(res, parts)
+          // the answer's number columns were views of the request's arrays: reused once written
+          await finished(res)
+          engine.release(loaded)
           return { streamed: true, body: null }
         }
         // Arrow: the headers, then one record batch per slice as it is computed
@@ -131,7 +163,9 @@ export function samplesHandlers (deps: AppDeps): Handlers {
         // a saturated pool before anything was sent is a 503; after, the connection is cut
         throw dataProblem(err)
       }
-      await new Promise<void>((resolve) => { res.once('finish', resolve); res.once('close', resolve) })
+      await finished(res)
+      // every batch has left (or never will): the arrays they were views of go back for reuse
+      engine.release(loaded)
       return { streamed: true, body: null }
     }) satisfies Handler
   }
