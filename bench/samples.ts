@@ -3,60 +3,40 @@
 //   npx tsc -p tsconfig.json && node dist/bench/samples.js [--points 100000] [--rounds 5]
 // 100 000 random points over the bundled region (48–56° N, 13–25° E), 0–20 000 m AGL, times
 // 2020-08-04 12Z–00Z (the 12Z run's f000/f006/f012 bracket them), units decoded and cached first.
-// Rows: Arrow in/out and JSON in/out (median of `rounds` sequential requests, one client), the
+// Rows: Arrow in/out and JSON in/out (median of `rounds` sequential requests, one client reading
+// with node:http; the same again reading with fetch, which costs the client far more), the
 // worker threshold (the same request on the main thread and on the pool, at several sizes), numpy
 // (bench/samples_numpy.py on the same JSON request: its own timing, with and without reading the
 // GRIB files), one profile request per point (a sample of points, 8 clients, scaled), and the
 // server's peak RSS above idle during a 100 000-point request. Writes bench/results/samples.json.
 import { spawnSync } from 'node:child_process'
-import { Table, Timestamp, TimeUnit, makeVector, tableToIPC, vectorFromArray } from 'apache-arrow'
 import { ROOT, SAMPLE, int, machine, ms, numberArg, serverMemory, startServer, table, writeResult,
   type ServerChild } from './lib.js'
-import { random } from './random.js'
+import { postBytes } from './http-post.js'
+import { arrowBody, jsonBody, randomPoints, type Points } from './sample-points.js'
 import { summarize } from './stats.js'
 
 const POINTS = numberArg('points', 100_000)
 const ROUNDS = numberArg('rounds', 5)
-const START = Date.parse('2020-08-04T12:00:00Z')
 const ARROW = 'application/vnd.apache.arrow.stream'
 
-interface Points { lat: Float64Array, lon: Float64Array, alt: Float64Array, time: Float64Array }
-
-function randomPoints (n: number, seed: number): Points {
-  const next = random(seed)
-  const p: Points = { lat: new Float64Array(n), lon: new Float64Array(n), alt: new Float64Array(n),
-    time: new Float64Array(n) }
-  for (let k = 0; k < n; k++) {
-    p.lat[k] = 48 + 8 * next()
-    p.lon[k] = 13 + 12 * next()
-    p.alt[k] = 20_000 * next()
-    p.time[k] = START + Math.floor(12 * 3600 * next()) * 1000
-  }
-  return p
-}
-
-function jsonBody (p: Points): string {
-  return JSON.stringify({ latitude: [...p.lat], longitude: [...p.lon], altitude_m: [...p.alt],
-    time: [...p.time].map((t) => new Date(t).toISOString()), altitude_reference: 'agl' })
-}
-
-function arrowBody (p: Points): Uint8Array {
-  return tableToIPC(new Table({
-    latitude: makeVector(p.lat), longitude: makeVector(p.lon), altitude_m: makeVector(p.alt),
-    time: vectorFromArray([...p.time].map((t) => new Date(t)), new Timestamp(TimeUnit.MILLISECOND, 'UTC'))
-  }), 'stream')
-}
-
-async function post (server: ServerChild, body: string | Uint8Array, arrow: boolean): Promise<number> {
+/** Seconds for one samples request, read with node:http (default) or fetch. */
+async function post (server: ServerChild, body: string | Uint8Array, arrow: boolean,
+  client: 'http' | 'fetch' = 'http'): Promise<number> {
   const started = performance.now()
-  const res = await fetch(`${server.info.aloftUrl}/v1/atmosphere/samples${arrow ? '?altitude_reference=agl' : ''}`, {
-    method: 'POST',
-    headers: { 'x-api-key': server.info.key, 'content-type': arrow ? ARROW : 'application/json',
-      accept: arrow ? ARROW : 'application/json' },
-    body
-  })
-  const bytes = await res.arrayBuffer()
-  if (res.status !== 200) throw new Error(`samples answered ${res.status}: ${new TextDecoder().decode(bytes)}`)
+  const url = `${server.info.aloftUrl}/v1/atmosphere/samples${arrow ? '?altitude_reference=agl' : ''}`
+  const headers = { 'x-api-key': server.info.key, 'content-type': arrow ? ARROW : 'application/json',
+    accept: arrow ? ARROW : 'application/json' }
+  let status: number
+  let bytes: Uint8Array
+  if (client === 'http') {
+    ({ status, bytes } = await postBytes(url, headers, body))
+  } else {
+    const res = await fetch(url, { method: 'POST', headers, body })
+    bytes = new Uint8Array(await res.arrayBuffer())
+    status = res.status
+  }
+  if (status !== 200) throw new Error(`samples answered ${status}: ${new TextDecoder().decode(bytes)}`)
   return (performance.now() - started) / 1000
 }
 
@@ -126,6 +106,12 @@ try {
   result.json_samples_per_second = POINTS / jsonSeconds
   rows.push(['HTTP, Arrow in and out', int(POINTS / arrowSeconds), ms(arrowSeconds * 1000, 1), 'goal ≥ 2 000 000/s'])
   rows.push(['HTTP, JSON in and out', int(POINTS / jsonSeconds), ms(jsonSeconds * 1000, 1), 'goal ≥ 500 000/s'])
+  // the same requests read through fetch, as a casual JavaScript client would
+  const arrowFetch = await medianSeconds(async () => await post(server, arrow, true, 'fetch'), ROUNDS)
+  const jsonFetch = await medianSeconds(async () => await post(server, json, false, 'fetch'), ROUNDS)
+  result.fetch_client = { arrow_samples_per_second: POINTS / arrowFetch, json_samples_per_second: POINTS / jsonFetch }
+  rows.push(['  the same, client reading with fetch: Arrow', int(POINTS / arrowFetch), ms(arrowFetch * 1000, 1), ''])
+  rows.push(['  the same, client reading with fetch: JSON', int(POINTS / jsonFetch), ms(jsonFetch * 1000, 1), ''])
 
   const profileCount = Math.min(2000, POINTS)
   const perSecond = await profilesPerSecond(server, points, profileCount)
@@ -142,7 +128,7 @@ for (const [name, workerPoints] of [['main', String(10_000_000)], ['workers', '1
   const s = await startServer({ ...env, ALOFT_SAMPLES_WORKER_POINTS: workerPoints })
   try {
     await post(s, jsonBody(randomPoints(1000, 1)), false)
-    for (const n of [1000, 4000, 16_000, 32_000, 64_000]) {
+    for (const n of [1000, 4000, 16_000, 32_000, 64_000].filter((size) => size <= POINTS)) {
       const body = arrowBody(randomPoints(n, n))
       const seconds = await medianSeconds(async () => await post(s, body, true), ROUNDS)
       let row = threshold.find((r) => r.points === n)
