@@ -6,7 +6,7 @@ import { Agent, request } from 'node:http'
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 })
 
-export interface Posted { status: number, bytes: Buffer, headersAt: number }
+export interface Posted { status: number, bytes: Uint8Array, headersAt: number }
 
 /** POSTs `body` to `url`; `headersAt` is performance.now() when the answer's headers arrived. */
 export function postBytes (url: string, headers: Record<string, string>, body: string | Uint8Array): Promise<Posted> {
@@ -23,4 +23,13 @@ export function postBytes (url: string, headers: Record<string, string>, body: s
     req.on('error', reject)
     req.end(body)
   })
+}
+
+/** The same POST through node:http or fetch (what a casual JavaScript client would use). */
+export async function postWith (client: 'http' | 'fetch', url: string, headers: Record<string, string>,
+  body: string | Uint8Array): Promise<Posted> {
+  if (client === 'http') return await postBytes(url, headers, body)
+  const res = await fetch(url, { method: 'POST', headers, body })
+  const headersAt = performance.now()
+  return { status: res.status, bytes: new Uint8Array(await res.arrayBuffer()), headersAt }
 }

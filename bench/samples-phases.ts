@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { postBytes } from './http-post.js'
+import { postWith } from './http-post.js'
 import { ms, numberArg, table } from './lib.js'
 import { arrowBody, jsonBody, randomPoints, START, useSampleEnvironment } from './sample-points.js'
 
@@ -27,15 +27,7 @@ if (process.argv[2] === '--client') {
     const target = `${url}/v1/atmosphere/samples${arrow ? '?altitude_reference=agl' : ''}`
     const headers = { 'x-api-key': key, 'content-type': arrow ? ARROW : 'application/json',
       accept: arrow ? ARROW : 'application/json' }
-    if (client === 'fetch') {
-      const res = await fetch(target, { method: 'POST', body, headers })
-      const headersAt = performance.timeOrigin + performance.now()
-      const bytes = await res.arrayBuffer()
-      const done = performance.timeOrigin + performance.now()
-      if (res.status !== 200) throw new Error(`status ${res.status}`)
-      return { t0, headers: headersAt, done, bytes: bytes.byteLength }
-    }
-    const res = await postBytes(target, headers, body)
+    const res = await postWith(client === 'fetch' ? 'fetch' : 'http', target, headers, body)
     const done = performance.timeOrigin + performance.now()
     if (res.status !== 200) throw new Error(`status ${res.status}`)
     return { t0, headers: performance.timeOrigin + res.headersAt, done, bytes: res.bytes.length }

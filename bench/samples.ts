@@ -12,7 +12,7 @@
 import { spawnSync } from 'node:child_process'
 import { ROOT, SAMPLE, int, machine, ms, numberArg, serverMemory, startServer, table, writeResult,
   type ServerChild } from './lib.js'
-import { postBytes } from './http-post.js'
+import { postWith } from './http-post.js'
 import { arrowBody, jsonBody, randomPoints, type Points } from './sample-points.js'
 import { summarize } from './stats.js'
 
@@ -27,15 +27,7 @@ async function post (server: ServerChild, body: string | Uint8Array, arrow: bool
   const url = `${server.info.aloftUrl}/v1/atmosphere/samples${arrow ? '?altitude_reference=agl' : ''}`
   const headers = { 'x-api-key': server.info.key, 'content-type': arrow ? ARROW : 'application/json',
     accept: arrow ? ARROW : 'application/json' }
-  let status: number
-  let bytes: Uint8Array
-  if (client === 'http') {
-    ({ status, bytes } = await postBytes(url, headers, body))
-  } else {
-    const res = await fetch(url, { method: 'POST', headers, body })
-    bytes = new Uint8Array(await res.arrayBuffer())
-    status = res.status
-  }
+  const { status, bytes } = await postWith(client, url, headers, body)
   if (status !== 200) throw new Error(`samples answered ${status}: ${new TextDecoder().decode(bytes)}`)
   return (performance.now() - started) / 1000
 }
