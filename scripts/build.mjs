@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm run build`: TypeScript to dist/, then the files the compiled code reads beside itself
-// (the Redis Lua scripts) copied to the same place under dist/, then the web explorer (web/)
-// type-checked and bundled into dist/web/ with content-hashed names.
+// `npm run build`: TypeScript (the code, its tests and benchmarks) to dist/, then the files the
+// compiled code reads beside itself (the Redis Lua scripts) copied to the same place under dist/,
+// then the web explorer (web/) type-checked and bundled into dist/web/ with content-hashed names.
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -12,6 +12,11 @@ import { build } from 'esbuild'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const tsc = join(root, 'node_modules/typescript/bin/tsc')
+// From nothing each time: tap runs every dist/test/**/*.test.js, so a test deleted or renamed in
+// test/ must not live on as its old compiled file (nor a removed module answer for its source).
+for (const dir of ['src', 'workers', 'bench', 'test', 'scripts']) {
+  rmSync(join(root, 'dist', dir), { recursive: true, force: true })
+}
 execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' })
 
 const ASSETS = /\.lua$/

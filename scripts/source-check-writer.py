@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Check the local upstream's GRIB2 simple-packing writer against ecCodes, once, by hand:
 
-    /usr/bin/python3 scripts/source-check-writer.py
+    npm run build && /usr/bin/python3 scripts/source-check-writer.py
 
 Cuts 50..51.5N 20..22.25E out of every field of a real 2020 grib-filter file with our writer,
 then with ecCodes (python3-eccodes): every cut message must decode; its grid must be the box
@@ -38,9 +38,8 @@ def messages(path):
 
 def main():
     out = os.path.join(tempfile.mkdtemp(prefix='aloft-writer-'), 'cut.grib2')
-    node = ['node', '--import', './node_modules/@tapjs/typescript/dist/esm/import.mjs',
-            'scripts/source-writer-cut.ts', SOURCE, out] + [str(x) for x in BOX]
-    subprocess.run(node, cwd=ROOT, check=True, env={**os.environ, 'TS_NODE_TRANSPILE_ONLY': '1'})
+    node = ['node', 'dist/scripts/source-writer-cut.js', SOURCE, out] + [str(x) for x in BOX]
+    subprocess.run(node, cwd=ROOT, check=True)
     ours = json.load(open(out + '.ours.json'))
 
     originals = []

@@ -1,6 +1,6 @@
 // Helper of scripts/source-check-writer.py: cut a box out of every field of a GRIB2 file with
 // the local upstream's simple-packing writer, write the result and our decoder's reading of it.
-// Usage: node --import ./node_modules/@tapjs/typescript/dist/esm/import.mjs scripts/source-writer-cut.ts
+// Usage (after `npm run build`): node dist/scripts/source-writer-cut.js
 //   IN OUT BOTTOM TOP LEFT RIGHT
 import { readFileSync, writeFileSync } from 'node:fs'
 import { decodeField, scanMessages } from '../src/grib/index.js'

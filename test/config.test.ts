@@ -1,6 +1,7 @@
 // Configuration: defaults, every variable parsed, and a clear message for each bad value.
 import t from 'tap'
 import { ConfigError, loadConfig, VARIABLES } from '../src/config.js'
+import { repoUrl } from './helpers/paths.js'
 
 t.test('defaults', async (t) => {
   const c = loadConfig({})
@@ -74,6 +75,6 @@ t.test('the admin token never appears in a message', async (t) => {
 
 t.test('every variable is documented in the README', async (t) => {
   const { readFile } = await import('node:fs/promises')
-  const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8')
+  const readme = await readFile(repoUrl('README.md'), 'utf8')
   for (const v of VARIABLES) t.match(readme, `\`${v.name}\``, v.name)
 })

@@ -4,44 +4,14 @@
 import { Piscina } from 'piscina'
 import { fileURLToPath } from 'node:url'
 import { availableParallelism } from 'node:os'
-import { readdirSync, statSync } from 'node:fs'
-import { join } from 'node:path'
 import type { DecodeResult, DecodeTask } from './tasks.js'
 
 /**
- * The worker module beside this one. Under tap the sources run as TypeScript and a worker can
- * load workers/tasks.ts through tap's loader, but that transpiles every module again in each new
- * thread (about 3 s); the build starts in a tenth of that. So the build is used when it is newer
- * than every source file — it can never be stale — and the TypeScript module otherwise.
+ * The compiled worker module (dist/workers/tasks.js beside dist/src/field/pool.js), started with
+ * no Node options: it needs no loader, and the hooks a parent may be started with (a test
+ * runner's import hooks) take seconds in each new thread.
  */
-function workerFile (): { filename: string, execArgv?: string[] } {
-  const here = import.meta.url
-  if (!here.endsWith('.ts')) return { filename: fileURLToPath(new URL('../../workers/tasks.js', here)) }
-  const compiled = fileURLToPath(new URL('../../dist/workers/tasks.js', here))
-  builtIsFresh ??= isNewerThanSources(compiled, [new URL('../../src/', here), new URL('../../workers/', here)])
-  // the build needs none of the loaders the test run starts threads with (they take seconds)
-  return builtIsFresh
-    ? { filename: compiled, execArgv: [] }
-    : { filename: fileURLToPath(new URL('../../workers/tasks.ts', here)) }
-}
-
-let builtIsFresh: boolean | undefined
-
-function isNewerThanSources (built: string, roots: URL[]): boolean {
-  let builtAt: number
-  try {
-    builtAt = statSync(built).mtimeMs
-  } catch {
-    return false
-  }
-  for (const root of roots) {
-    const dir = fileURLToPath(root)
-    for (const name of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
-      if ((name.endsWith('.ts') || name.endsWith('.lua')) && statSync(join(dir, name)).mtimeMs > builtAt) return false
-    }
-  }
-  return true
-}
+const WORKER = { filename: fileURLToPath(new URL('../../workers/tasks.js', import.meta.url)), execArgv: [] }
 
 /** The pool's queue is full: the caller should answer 503 and let the client retry, not queue without bound. */
 export class PoolBusyError extends Error {
@@ -70,7 +40,7 @@ export interface WorkerPool {
 export function createPool (options: PoolOptions = {}): WorkerPool {
   const threads = options.threads ?? Math.max(1, availableParallelism())
   const piscina = new Piscina({
-    ...workerFile(),
+    ...WORKER,
     minThreads: threads,
     maxThreads: threads,
     maxQueue: options.maxQueue ?? 256,

@@ -7,6 +7,7 @@ import { validatorFor } from '../../src/contract/validate.js'
 import {
   type AtmosphereLevel, type ColumnInput, LEVEL_FIELDS, type VerticalCoverage, buildColumn, computeProfile
 } from '../../src/atmosphere/index.js'
+import { repoUrl } from '../helpers/paths.js'
 
 // Compile-time: the two declarations are mutually assignable (checked when tests are typechecked).
 const levelBothWays: [AtmosphereLevel, contract.AtmosphereLevel] =
@@ -23,7 +24,7 @@ t.test('golden outputs validate against the contract schemas', async t => {
   const level = validatorFor(contract.AtmosphereLevel)
   const coverage = validatorFor(contract.VerticalCoverage)
   for (const name of ['cases.json', 'cases-spfh.json']) {
-    const read = (f: string) => JSON.parse(readFileSync(new URL(`../fixtures/profiles/${f}`, import.meta.url), 'utf8'))
+    const read = (f: string) => JSON.parse(readFileSync(repoUrl(`test/fixtures/profiles/${f}`), 'utf8'))
     const cases = read(name) as Array<{
       name: string
       request: { altitudes_m: number[], altitude_reference: 'agl' | 'msl', ground_elevation_m_msl?: number }

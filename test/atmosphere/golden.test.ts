@@ -5,6 +5,7 @@ import t, { type Test } from 'tap'
 import {
   type ColumnInput, type ProfileRequest, LEVEL_FIELDS, buildColumn, computeProfile
 } from '../../src/atmosphere/index.js'
+import { repoUrl } from '../helpers/paths.js'
 
 interface Case {
   name: string
@@ -28,7 +29,7 @@ interface RawColumn extends ColumnInput {
 }
 
 function load<T> (name: string): T {
-  return JSON.parse(readFileSync(new URL(`../fixtures/profiles/${name}`, import.meta.url), 'utf8')) as T
+  return JSON.parse(readFileSync(repoUrl(`test/fixtures/profiles/${name}`), 'utf8')) as T
 }
 
 /** README tolerance: 1e-5 relative, or near zero 1e-10 kg/kg for q and 1e-4 for anything else. */

@@ -3,11 +3,11 @@
 import t from 'tap'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { fileURLToPath } from 'node:url'
 import { assertSchema } from '../helpers/service.js'
 import { AtmosphereResponse } from '../../src/contract/schemas.js'
+import { ROOT } from '../helpers/paths.js'
 
-const root = fileURLToPath(new URL('../../', import.meta.url))
+const root = ROOT
 
 t.test('the demo prints a working key, operator token and curl command, then stops on SIGINT', async (t) => {
   const child = spawn(process.execPath, ['dist/src/cli/main.js', 'demo'], {

@@ -2,12 +2,12 @@
 // command in its own process, as a user types them.
 import t from 'tap'
 import { readFile } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
 import { COMMANDS } from '../../src/cli/commands.js'
 import { runAloft, ROOT } from '../helpers/cli.js'
+import { repoPath } from '../helpers/paths.js'
 
-const FIXTURE = fileURLToPath(new URL(
-  '../fixtures/grib/Porbi96+GFS-forecast-web-app/data/gfs/20200728/12z/gfs.pgrb2.0p25.f000', import.meta.url))
+const FIXTURE = repoPath(
+  'test/fixtures/grib/Porbi96+GFS-forecast-web-app/data/gfs/20200728/12z/gfs.pgrb2.0p25.f000')
 
 t.test('aloft --help lists every command and exits 0', async (t) => {
   const r = await runAloft(['--help'], {}, { covered: true })

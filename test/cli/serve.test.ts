@@ -2,10 +2,10 @@
 // proves the compiled entry point, configuration errors (exit 2) and graceful shutdown (exit 0).
 import t from 'tap'
 import { spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { once } from 'node:events'
+import { ROOT } from '../helpers/paths.js'
 
-const root = fileURLToPath(new URL('../../', import.meta.url))
+const root = ROOT
 const main = 'dist/src/cli/main.js'
 
 function start (env: Record<string, string>) {

@@ -4,8 +4,9 @@ import t from 'tap'
 import { readFile } from 'node:fs/promises'
 import { scanMessages } from '../../src/grib/index.js'
 import { ColumnMemo, columnOf, decodeTile } from '../../src/field/index.js'
+import { repoUrl } from '../helpers/paths.js'
 
-const SAMPLE = new URL('../../data/sample/gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f006', import.meta.url)
+const SAMPLE = repoUrl('data/sample/gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f006')
 const bytes = new Uint8Array(await readFile(SAMPLE))
 const { layout, values } = decodeTile(bytes, scanMessages(bytes), undefined, false)
 

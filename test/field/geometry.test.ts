@@ -7,8 +7,9 @@ import { GLOBAL_0P25 } from '../../src/source/index.js'
 import {
   VAR, bilinearStencil, createStencil, decodeTile, gridX, gridY, surfaceValue, tileHoldsStencil, tileValue
 } from '../../src/field/index.js'
+import { repoUrl } from '../helpers/paths.js'
 
-const SAMPLE = new URL('../../data/sample/gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f006', import.meta.url)
+const SAMPLE = repoUrl('data/sample/gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f006')
 const bytes = new Uint8Array(await readFile(SAMPLE))
 const fields = scanMessages(bytes)
 const grid: LatLonGrid = fields[0].grid // 48–56°N, 13–25°E, 0.25°, rows stored south to north

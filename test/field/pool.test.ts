@@ -6,8 +6,9 @@ import { createPool } from '../../src/field/index.js'
 import { decode } from '../../src/field/tasks.js'
 import { interpolate, interpolateInWorker } from '../../src/profile/task.js'
 import { gridPointIndex } from '../../src/grib/index.js'
+import { repoUrl } from '../helpers/paths.js'
 
-const fixtures = new URL('../fixtures/grib/', import.meta.url)
+const fixtures = repoUrl('test/fixtures/grib/')
 const pool = createPool({ threads: 2 })
 t.teardown(() => pool.close())
 

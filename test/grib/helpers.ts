@@ -1,9 +1,10 @@
-// Shared by the GRIB tests: fixture bytes and the committed ecCodes expectations, read relative
-// to this file (never an absolute path).
+// Shared by the GRIB tests: fixture bytes and the committed ecCodes expectations, read from the
+// repository's test/fixtures/grib (never an absolute path).
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { repoUrl } from '../helpers/paths.js'
 
-export const FIXTURES = new URL('../fixtures/grib/', import.meta.url)
+export const FIXTURES = repoUrl('test/fixtures/grib/')
 
 export function fixture (name: string): Uint8Array {
   const b = readFileSync(new URL(name, FIXTURES))

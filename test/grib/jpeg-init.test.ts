@@ -3,11 +3,11 @@
 // through native/openjpeg, and WebAssembly): each must give ecCodes' values, and the same ones.
 // (Its own file: a codec, once loaded, stays loaded.)
 import t, { type Test } from 'tap'
-import { fileURLToPath } from 'node:url'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { decodeField, GribError, initGrib, jpeg2000Codec, scanMessages } from '../../src/grib/index.js'
 import { expectedFile, fixture, sha256f32 } from './helpers.js'
+import { repoPath } from '../helpers/paths.js'
 
 const run = promisify(execFile)
 
@@ -89,7 +89,7 @@ t.test('a pool worker that loaded the native build leaves it loaded when it ends
   // A process of its own, where only the worker loads it (this one already has).
   if (!await native(t)) return
   if (process.platform !== 'linux') { t.skip('reads /proc/self/maps', () => {}); return }
-  const addon = fileURLToPath(new URL('../../native/openjpeg/build/Release/aloft_openjpeg.node', import.meta.url))
+  const addon = repoPath('native/openjpeg/build/Release/aloft_openjpeg.node')
   const script = `
     const { Worker } = require('node:worker_threads')
     const mapped = () => require('node:fs').readFileSync('/proc/self/maps', 'utf8').includes('libopenjp2')

@@ -2,10 +2,10 @@
 // only, plus what the test adds), captured output and exit code.
 import { spawn, type ChildProcessByStdio, type SpawnOptions } from 'node:child_process'
 import type { Readable } from 'node:stream'
+import { ROOT } from './paths.js'
 import { once } from 'node:events'
-import { fileURLToPath } from 'node:url'
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+export { ROOT }
 export const MAIN = 'dist/src/cli/main.js'
 
 export interface CliResult { code: number | null, stdout: string, stderr: string }

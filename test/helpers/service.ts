@@ -3,7 +3,6 @@ import { Writable } from 'node:stream'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { Test } from 'tap'
 import type { TSchema } from '@sinclair/typebox'
 import { loadConfig } from '../../src/config.js'
@@ -12,11 +11,12 @@ import { createMetrics } from '../../src/metrics.js'
 import { startService, type RunningService } from '../../src/service.js'
 import { createStore, type AccountStore } from '../../src/accounts/index.js'
 import { validatorFor } from '../../src/contract/validate.js'
+import { repoPath } from './paths.js'
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789'
 
 /** The bundled real 2020 sample in the bucket layout (what `aloft demo` serves). */
-export const SAMPLE_DIR = fileURLToPath(new URL('../../data/sample', import.meta.url))
+export const SAMPLE_DIR = repoPath('data/sample')
 
 export interface TestService extends RunningService {
   /** Every log line written so far, raw. */

@@ -7,12 +7,12 @@
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { Test } from 'tap'
 import { inventory } from '../../src/standin/inventory.js'
 import { startUpstream, type UpstreamServer } from '../../src/standin/server.js'
+import { repoPath } from './paths.js'
 
-const GRIB = fileURLToPath(new URL('../fixtures/grib/', import.meta.url))
+const GRIB = repoPath('test/fixtures/grib/')
 const PORBI = 'Porbi96+GFS-forecast-web-app/'
 const PORBI_GFS = `${PORBI}data/gfs/`
 

@@ -6,6 +6,7 @@ import { scanMessages, gridPointIndex } from '../../src/grib/index.js'
 import { buildColumn, computeProfile, createColumn, fillColumn } from '../../src/atmosphere/index.js'
 import { decodeTile } from '../../src/field/index.js'
 import { tileColumn } from '../../src/field/index.js'
+import { repoUrl } from '../helpers/paths.js'
 
 interface Case {
   name: string
@@ -20,7 +21,7 @@ interface Case {
   expected: Record<string, any>
 }
 
-const fixtures = new URL('../fixtures/', import.meta.url)
+const fixtures = repoUrl('test/fixtures/')
 
 function close (t: Test, actual: number, expected: number, field: string, where: string): void {
   const near = field === 'specific_humidity_kg_kg' ? 1e-10 : 1e-4

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises'
 import { startTestService, assertSchema } from '../helpers/service.js'
 import { startSampleUpstream, buildSampleTree } from '../helpers/upstream.js'
 import { AtmosphereResponse } from '../../src/contract/schemas.js'
+import { repoUrl } from '../helpers/paths.js'
 
 interface Case {
   name: string
@@ -15,7 +16,7 @@ interface Case {
 }
 
 const load = async (name: string): Promise<Case[]> =>
-  JSON.parse(await readFile(new URL(`../fixtures/profiles/${name}`, import.meta.url), 'utf8')) as Case[]
+  JSON.parse(await readFile(repoUrl(`test/fixtures/profiles/${name}`), 'utf8')) as Case[]
 
 function close (t: Test, actual: number, expected: number, field: string, where: string): void {
   const near = field === 'specific_humidity_kg_kg' ? 1e-10 : 1e-4

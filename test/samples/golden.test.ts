@@ -7,13 +7,14 @@ import { readFileSync } from 'node:fs'
 import { startTestService } from '../helpers/service.js'
 import { validatorFor } from '../../src/contract/validate.js'
 import { SamplesResponse } from '../../src/contract/samples.js'
+import { repoUrl } from '../helpers/paths.js'
 
 interface Case {
   name: string
   request: Record<string, unknown>
   expected: { count: number, units: Array<Record<string, unknown>>, columns: Record<string, unknown[]> }
 }
-const cases = JSON.parse(readFileSync(new URL('../fixtures/samples/golden.json', import.meta.url), 'utf8')) as Case[]
+const cases = JSON.parse(readFileSync(repoUrl('test/fixtures/samples/golden.json'), 'utf8')) as Case[]
 const isResponse = validatorFor(SamplesResponse)
 
 /** Largest relative difference of two numbers (near zero, the difference itself must be tiny). */

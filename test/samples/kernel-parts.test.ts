@@ -10,8 +10,9 @@ import {
   ColumnStore, KEPT_COLUMNS, REC_COUNT, REC_GROUND, REC_VALUES, REC_Z, V_LNP, V_P, V_Q, V_T, V_U, V_V,
   type SamplePiece
 } from '../../src/samples/column-store.js'
+import { repoUrl } from '../helpers/paths.js'
 
-const SAMPLE = new URL('../../data/sample/gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f006', import.meta.url)
+const SAMPLE = repoUrl('data/sample/gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f006')
 const bytes = new Uint8Array(await readFile(SAMPLE))
 const { layout, values } = decodeTile(bytes, scanMessages(bytes), undefined, false)
 const piece = (key: string): SamplePiece => ({ key, layout, values })

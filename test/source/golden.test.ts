@@ -3,7 +3,6 @@
 import t from 'tap'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { parseIdx } from '../../src/grib/index.js'
 import { bucketKey, filterQuery, tileOf } from '../../src/source/index.js'
 import { NOAA_DEFAULTS, NoaaAdapter } from '../../src/source/adapters/index.js'
@@ -11,6 +10,7 @@ import { Throttle } from '../../src/source/throttle.js'
 import { coalesce, selectIdx } from '../../src/source/unit.js'
 import { startSampleUpstream } from '../helpers/upstream.js'
 import { at, harness } from './helpers.js'
+import { repoPath } from '../helpers/paths.js'
 
 const RUN = Date.UTC(2020, 7, 4, 12)
 const LEVELS = 'lev_0.01_mb=on&lev_0.02_mb=on&lev_0.04_mb=on&lev_0.07_mb=on&lev_0.1_mb=on&lev_0.2_mb=on&' +
@@ -54,7 +54,7 @@ t.test('pure: NOAA URLs of a unit', async (t) => {
 })
 
 t.test('.idx ranges of a real current-GFS inventory (kerchunk 2023-11-04 f000)', async (t) => {
-  const grib = fileURLToPath(new URL('../fixtures/grib/', import.meta.url))
+  const grib = repoPath('test/fixtures/grib/')
   const text = await readFile(
     join(grib, 'fsspec+kerchunk/tests/grib_idx_fixtures/20231104/gfs.t00z.pgrb2.0p25.f000.idx'),
     'utf8'

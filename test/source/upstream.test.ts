@@ -2,10 +2,11 @@
 // listing pages and filter, failure injection, and `aloft upstream` by hand.
 import t from 'tap'
 import { spawn } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
+import { pathToFileURL } from 'node:url'
 import { scanMessages } from '../../src/grib/index.js'
 import { run } from '../../src/cli/upstream.js'
 import { startSampleUpstream } from '../helpers/upstream.js'
+import { compiled } from '../helpers/paths.js'
 
 const KEY = 'gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f006'
 
@@ -138,12 +139,11 @@ t.test('aloft upstream: arguments', async (t) => {
 
 t.test('aloft upstream: runs by hand until SIGTERM', async (t) => {
   const { root } = await startSampleUpstream(t, { only: [KEY] })
-  const loader = new URL('../../node_modules/@tapjs/typescript/dist/esm/import.mjs', import.meta.url).href
-  const cli = fileURLToPath(new URL('../../src/cli/upstream.ts', import.meta.url))
-  const child = spawn(process.execPath, ['--import', loader, '--input-type=module', '-e',
+  const cli = pathToFileURL(compiled('src/cli/upstream')).href
+  const child = spawn(process.execPath, ['--input-type=module', '-e',
     `const m = await import(${JSON.stringify(cli)}); ` +
     `process.exitCode = await m.run(['--root', ${JSON.stringify(root)}, '--port', '0'])`],
-  { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TS_NODE_TRANSPILE_ONLY: '1' } })
+  { stdio: ['ignore', 'pipe', 'inherit'] })
   t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL') })
   let out = ''
   const base = await new Promise<string>((resolve, reject) => {

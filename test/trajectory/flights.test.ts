@@ -8,6 +8,7 @@ import { startTestService } from '../helpers/service.js'
 import { validatorFor } from '../../src/contract/validate.js'
 import { TrajectoryResponse } from '../../src/contract/trajectory.js'
 import { greatCircleKm } from '../../src/trajectory/models.js'
+import { repoUrl } from '../helpers/paths.js'
 
 interface RefPoint { datetime: string, latitude: number, longitude: number, altitude: number }
 interface Case {
@@ -19,7 +20,7 @@ interface Case {
     launch_altitude: number
   }
 }
-const cases = JSON.parse(readFileSync(new URL('../fixtures/trajectory/golden.json', import.meta.url), 'utf8')) as Case[]
+const cases = JSON.parse(readFileSync(repoUrl('test/fixtures/trajectory/golden.json'), 'utf8')) as Case[]
 const isResponse = validatorFor(TrajectoryResponse)
 
 const DEGREES = 1e-5
