@@ -2,6 +2,7 @@
 // held before, a full buffer falling back to fresh arrays, a released buffer reused by the next
 // request; and over HTTP, answers that never depend on what an earlier request left in it.
 import t from 'tap'
+import { request } from 'node:http'
 import { ArenaArrays, arenaFor, idleArenas, ARENA_BYTES_PER_POINT } from '../../src/samples/arena.js'
 import { startTestService, type TestService } from '../helpers/service.js'
 
@@ -88,4 +89,63 @@ t.test('over HTTP on the pool: a request answers the same after others used (and
       latitude: new Array(n).fill(-89) })
     t.match(outside, /outside_source_coverage/)
     t.equal(await post(svc, key, a), first, 'the same bytes after a request of failed points')
+  })
+
+/** An n-point JSON request over the sample region. */
+function spread (n: number): unknown {
+  return {
+    latitude: Array.from({ length: n }, (_, k) => 48.2 + ((k * 7) % 300) * 0.025),
+    longitude: Array.from({ length: n }, (_, k) => 13.2 + ((k * 13) % 450) * 0.025),
+    altitude_m: Array.from({ length: n }, (_, k) => (k % 90) * 200),
+    time: '2020-08-04T15:00:00Z', altitude_reference: 'agl'
+  }
+}
+
+t.test('a JSON answer formatted on the pool: the same bytes and length as one formatted in place', async (t) => {
+  const pooled = await startTestService(t, { env: { ALOFT_SAMPLES_WORKER_POINTS: '100', ALOFT_WORKERS: '2' } })
+  const inPlace = await startTestService(t)
+  const answer = async (svc: TestService): Promise<Response> => {
+    const { key } = await svc.newAccount()
+    return await fetch(`${svc.url}/v1/atmosphere/samples`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify(spread(3000))
+    })
+  }
+  const a = await answer(pooled)
+  const b = await answer(inPlace)
+  t.equal(a.status, 200)
+  const text = await a.text()
+  t.equal(a.headers.get('content-length'), String(Buffer.byteLength(text)), 'its length')
+  t.equal(b.headers.get('content-length'), a.headers.get('content-length'))
+  // each service fetched its own copy of the data: only the times they did so differ
+  const unfetched = (answer: string): string => answer.replace(/"retrieved_at":"[^"]*"/g, '"retrieved_at":"…"')
+  t.equal(unfetched(await b.text()), unfetched(text), 'the same bytes')
+  t.equal((JSON.parse(text) as { count: number }).count, 3000)
+})
+
+t.test('a client gone in the middle of a pooled JSON answer: the memory goes back, and the next answer is whole',
+  async (t) => {
+    const svc = await startTestService(t, { env: { ALOFT_SAMPLES_WORKER_POINTS: '100', ALOFT_WORKERS: '2' } })
+    const { key } = await svc.newAccount()
+    const whole = await post(svc, key, spread(30_000))
+    const idle = idleArenas().buffers
+    // take the memory that was idle, then leave after the first bytes of ~7 MB (more than the socket holds)
+    const body = JSON.stringify(spread(30_000))
+    await new Promise<void>((resolve, reject) => {
+      const req = request(`${svc.url}/v1/atmosphere/samples`, {
+        method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }
+      }, (res) => {
+        res.once('data', () => { req.destroy(); resolve() })
+      })
+      req.on('error', (err) => { if (!req.destroyed) reject(err) })
+      req.end(body)
+    })
+    let waited = 0
+    while (idleArenas().buffers < idle && waited < 5000) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      waited += 20
+    }
+    t.equal(idleArenas().buffers, idle, 'the memory went back')
+    t.equal(await post(svc, key, spread(30_000)), whole, 'the next answer is whole and the same')
   })
