@@ -13,7 +13,7 @@ import { build } from 'esbuild'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const tsc = join(root, 'node_modules/typescript/bin/tsc')
 // From nothing each time: tap runs every dist/test/**/*.test.js, so a test deleted or renamed in
-// test/ must not live on as its old compiled file (nor a removed module answer for its source).
+// test/ must not live on as its old compiled file, nor a removed module stay importable.
 for (const dir of ['src', 'workers', 'bench', 'test', 'scripts']) {
   rmSync(join(root, 'dist', dir), { recursive: true, force: true })
 }
