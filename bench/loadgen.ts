@@ -8,7 +8,12 @@
 //   coordinated omission), so queueing shows up as latency. wrk cannot hold a fixed rate.
 // Requests are drawn from `requests` by weight in a fixed pseudo-random order. Every run is
 // bounded in time (seconds + warm-up + drain) and in count (maxRequests).
+import { execFileSync, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { Agent, request as httpRequest } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { percentile, summarize, type Summary } from './stats.js'
 import { random } from './random.js'
 import { freshProfileBodies } from './bodies.js'
@@ -47,9 +52,10 @@ export interface LoadSpec {
   maxRequests?: number
   /**
    * `raw`: bench/raw-client (one server, answers with a Content-Length): a generator light enough
-   * that its own pauses do not swamp a server's tail latency. Default `node` (Node's http client).
+   * that its own pauses do not swamp a server's tail latency. `c` (open loop only): bench/loadgen.c,
+   * compiled on first use (cLoadgen), for tails in the low milliseconds. Default `node` (Node's http client).
    */
-  client?: 'node' | 'raw'
+  client?: 'node' | 'raw' | 'c'
 }
 
 export interface WindowStats {
@@ -160,6 +166,16 @@ export async function runLoad (spec: LoadSpec): Promise<LoadResult> {
     })
   }
   const madeNext = prepared.map(() => 0)
+  if (spec.client === 'c') {
+    if (spec.mode !== 'open') throw new Error('the C client runs open loops only')
+    if (maxRequests * freshKinds > MAKE_AHEAD_MAX * 4) throw new Error('too many fresh requests to make ahead')
+    const sequence = Array.from({ length: maxRequests }, pick)
+    const bytes = sequence.map((k) => rawBytes[k] ?? formatRequest(prepared[k].method, prepared[k].host,
+      prepared[k].port, prepared[k].path, prepared[k].headers, Buffer.from(prepared[k].fresh!())))
+    const ran = await runC(prepared[0].host, prepared[0].port, spec, bytes)
+    return summarizeRun(spec, prepared.map((p) => p.kind), ran.rows.map((r) => ({ ...r, k: sequence[r.index] })),
+      ran.lagMs, measureMs)
+  }
   const t0 = performance.now()
   const measureFrom = t0 + warmupMs
   const measureTo = measureFrom + measureMs
@@ -263,11 +279,34 @@ export async function runLoad (spec: LoadSpec): Promise<LoadResult> {
   raw?.close()
 
   const elapsed = Math.min(performance.now(), measureTo) - measureFrom
+  return resultOf({ spec, kindNames: prepared.map((p) => p.kind), starts, latencies, kinds, failed, outcomes, sent,
+    elapsedMs: elapsed, schedulerLagMs, unfinished })
+}
+
+/** What a run measured, request by request (parallel arrays), before it is summarised. */
+interface Measured {
+  spec: LoadSpec
+  kindNames: string[]
+  /** ms from the start of the measured period to when each request was due */
+  starts: number[]
+  latencies: number[]
+  kinds: number[]
+  failed: number[]
+  outcomes: Record<string, number>
+  sent: number
+  elapsedMs: number
+  schedulerLagMs: number
+  unfinished: number
+}
+
+function resultOf (m: Measured): LoadResult {
+  const { spec, kindNames, starts, latencies, kinds, failed, elapsedMs: elapsed } = m
+  const measureMs = spec.seconds * 1000
   const byKind: Record<string, Summary> = {}
-  for (let k = 0; k < prepared.length; k++) {
-    const kind = prepared[k].kind
+  for (let k = 0; k < kindNames.length; k++) {
+    const kind = kindNames[k]
     if (byKind[kind] !== undefined) continue
-    const same = new Set(prepared.map((p, i) => p.kind === kind ? i : -1).filter((i) => i >= 0))
+    const same = new Set(kindNames.map((name, i) => name === kind ? i : -1).filter((i) => i >= 0))
     byKind[kind] = summarize(latencies.filter((_, i) => same.has(kinds[i])))
   }
   const windowMs = (spec.windowSeconds ?? 10) * 1000
@@ -295,16 +334,108 @@ export async function runLoad (spec: LoadSpec): Promise<LoadResult> {
     connections: spec.connections,
     rate: spec.rate ?? null,
     seconds: elapsed / 1000,
-    sent,
+    sent: m.sent,
     completed: latencies.length,
     rps: latencies.length / (elapsed / 1000),
     latencyMs: summarize(latencies),
     byKind,
-    outcomes,
+    outcomes: m.outcomes,
     windows,
-    schedulerLagMs,
-    unfinished
+    schedulerLagMs: m.schedulerLagMs,
+    unfinished: m.unfinished
   }
+}
+
+
+/** One answered (or failed) request of a C run. */
+interface CRow { index: number, due: number, latency: number, status: number }
+
+/**
+ * bench/loadgen.c's binary, compiled from the repository's source when missing or older than it (a C
+ * compiler, `cc`, is needed); its path.
+ */
+export function cLoadgen (): string {
+  const root = fileURLToPath(new URL('../../', import.meta.url))
+  const source = join(root, 'bench', 'loadgen.c')
+  const binary = fileURLToPath(new URL('./loadgen-c', import.meta.url))
+  if (!existsSync(binary) || statSync(binary).mtimeMs < statSync(source).mtimeMs) {
+    execFileSync('cc', ['-O2', '-Wall', '-o', binary, source], { stdio: ['ignore', 'ignore', 'pipe'] })
+  }
+  return binary
+}
+
+/** Whether the C client can run here (it compiles, or is compiled). */
+export function hasCLoadgen (): boolean {
+  try {
+    cLoadgen()
+    return true
+  } catch {
+    return false
+  }
+}
+
+const C_ERRORS: Record<number, string> = { [-1]: 'error:timeout', [-2]: 'error:connection', [-3]: 'error:unfinished' }
+
+/** Runs the C open loop over these request bytes, in this order; its rows and lag. */
+async function runC (host: string, port: number, spec: LoadSpec, requests: Buffer[]):
+Promise<{ rows: CRow[], lagMs: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'aloft-loadgen-'))
+  try {
+    const file = join(dir, 'requests.bin')
+    const count = Buffer.alloc(4)
+    count.writeUInt32LE(requests.length)
+    const parts: Buffer[] = [count]
+    for (const r of requests) {
+      const length = Buffer.alloc(4)
+      length.writeUInt32LE(r.length)
+      parts.push(length, r)
+    }
+    writeFileSync(file, Buffer.concat(parts))
+    const endMs = ((spec.warmupSeconds ?? 0) + spec.seconds) * 1000
+    const args = [host === 'localhost' ? '127.0.0.1' : host, String(port), String(spec.connections), String(spec.rate),
+      String(endMs), String((spec.drainSeconds ?? 10) * 1000), String(spec.timeoutMs ?? 10_000), file]
+    const child = spawn(cLoadgen(), args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    child.stdout.on('data', (d: Buffer) => out.push(d))
+    child.stderr.on('data', (d: Buffer) => err.push(d))
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+    if (code !== 0) throw new Error(`bench/loadgen.c exited ${String(code)}: ${Buffer.concat(err).toString()}`)
+    const rows: CRow[] = []
+    let lagMs = NaN
+    for (const line of Buffer.concat(out).toString().split('\n')) {
+      if (line.startsWith('# lag_ms ')) lagMs = Number(line.slice(9))
+      else if (line !== '') {
+        const [index, due, latency, status] = line.split(' ').map(Number)
+        rows.push({ index, due, latency, status })
+      }
+    }
+    return { rows, lagMs }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** A C run's rows as Measured (the same reading as the Node clients': unanswered ones are not latencies). */
+function summarizeRun (spec: LoadSpec, kindNames: string[], rows: Array<CRow & { k: number }>, lagMs: number,
+  measureMs: number): LoadResult {
+  const warmupMs = (spec.warmupSeconds ?? 0) * 1000
+  const m: Measured = { spec, kindNames, starts: [], latencies: [], kinds: [], failed: [], outcomes: {}, sent: 0,
+    elapsedMs: measureMs, schedulerLagMs: lagMs, unfinished: 0 }
+  for (const r of rows) {
+    if (r.status === -3) { m.unfinished++; continue }
+    if (r.due < warmupMs || r.due >= warmupMs + measureMs) continue
+    m.sent++
+    const outcome = r.status >= 0 ? String(r.status) : C_ERRORS[r.status] ?? `error:${r.status}`
+    m.starts.push(r.due - warmupMs)
+    m.latencies.push(r.latency)
+    m.kinds.push(r.k)
+    m.failed.push(r.status < 0 || r.status >= 500 ? 1 : 0)
+    const key = `${kindNames[r.k]} ${outcome}`
+    m.outcomes[key] = (m.outcomes[key] ?? 0) + 1
+  }
+  if (m.unfinished > 0) m.outcomes['all error:unfinished'] = m.unfinished
+  return resultOf(m)
 }
 
 if (process.argv[1]?.endsWith('/loadgen.js') === true) {

@@ -17,7 +17,7 @@
 //   hot, distinct, fresh): a subset, for quick comparisons
 //   (open them in Chrome DevTools or read them with bench/top-frames).
 // The server is bench/server.js over data/sample (mirror). Writes bench/results/profile.json.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { closedLoop, WRK, type ClosedRun, type ClosedTarget } from './wrk.js'
@@ -26,7 +26,7 @@ import {
 } from './lib.js'
 import { freshProfileBodies } from './bodies.js'
 import { breakdown, type BreakdownRow, type CpuProfile } from './breakdown.js'
-import type { LoadRequest, LoadResult } from './loadgen.js'
+import { hasCLoadgen, type LoadRequest, type LoadResult } from './loadgen.js'
 
 const seconds = numberArg('seconds', 5)
 const connections = numberArg('connections', 32)
@@ -41,6 +41,13 @@ const withBreakdown = breakdownOnly || process.argv.includes('--breakdown')
 const keepAt = process.argv.indexOf('--keep-profile')
 const keepDir = keepAt > 0 ? process.argv[keepAt + 1] : undefined
 const warmupSeconds = 1
+/**
+ * The open loop's generator: `--client c` (bench/loadgen.c, the default when a C compiler is here) or
+ * `--client raw` (Node's raw client, whose own pauses reach several milliseconds on two cores).
+ */
+const clientAt = process.argv.indexOf('--client')
+const openClient = clientAt > 0 ? process.argv[clientAt + 1] as 'c' | 'raw' : hasCLoadgen() ? 'c' : 'raw'
+if (!['c', 'raw'].includes(openClient)) throw new Error('--client: c or raw')
 const REDIS_PREFIX = 'aloft-bench:'
 /** Bodies per fresh file: more than any closed-loop window here sends, so none repeats. */
 const FRESH_PER_FILE = 200_000
@@ -148,7 +155,7 @@ async function measureMix (server: ServerChild, mix: MixName): Promise<MixResult
     : (mix === 'hot' ? hot : distinct).map((body) => ({ kind: 'profile', method: 'POST' as const, url, headers, body }))
   await loopDelay(server) // forgets what came before
   const open = await loadgen({ mode: 'open', rate: halfRate, connections: 64, seconds, warmupSeconds, requests,
-    client: 'raw' })
+    client: openClient })
   const serverLoop = await loopDelay(server)
   return {
     mix, bare, profile, ratio: profile.rps / bare.rps, cpuRatio: bare.cpuUsPerRequest / profile.cpuUsPerRequest,
@@ -172,6 +179,7 @@ async function measureBreakdown (store: Store): Promise<Breakdown> {
       const profile = await (await fetch(`${server.info.bareUrl}/cpu-profile/stop`, { method: 'POST' })).json()
       if (keepDir !== undefined) {
         const kept = join(keepDir, `${name}-${breakdownMix}-${store}.cpuprofile`)
+        await mkdir(keepDir, { recursive: true })
         await writeFile(kept, JSON.stringify(profile))
         console.log(`→ ${kept}`)
       }
@@ -234,7 +242,8 @@ if (!breakdownOnly) {
     ]))
   ))
   if (redisUrl === null) console.log('(no REDIS_URL: the Redis store was not measured; `npm run bench` provides one)')
-  console.log('\nprofile at half its maximum (open loop, bench/loadgen with its raw client, latency from the ' +
+  console.log(`\nprofile at half its maximum (open loop, bench/loadgen with its ${openClient === 'c' ? 'C' : 'raw'} ` +
+    'client, latency from the ' +
     'scheduled start, ' +
     `${seconds} s; goal p99 < 5 ms)`)
   console.log(table(
@@ -261,6 +270,7 @@ if (!breakdownOnly) {
   const path = writeResult('profile', {
     seconds, warmup_seconds: warmupSeconds, connections, points, pairs,
     closed_loop_tool: WRK !== null ? 'wrk' : 'loadgen',
+    open_loop_client: openClient,
     stores: results,
     ...(withBreakdown ? { breakdown: breakdowns } : {})
   })
