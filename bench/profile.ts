@@ -6,16 +6,20 @@
 //             the cached 2020-08-04 12Z run, a new one per request (bench/bodies.ts).
 // Each mix: the bare route, the profile route (closed loop, wrk when installed; req/s and the server's
 // CPU time per request, which other processes on the machine disturb less), then the profile's
-// latency at half that maximum (open loop, bench/loadgen). Once with the in-memory store and once
+// latency at half that maximum (open loop, bench/loadgen: its C client when a C compiler is here),
+// with the server's event-loop delay and collector pauses over it, and the bare route at the same
+// rate (the tail the machine and the generator give alone). Once with the in-memory store and once
 // with Redis when one answers (REDIS_URL, as `npm run bench` provides). Full float64 output.
 //   npx tsc -p tsconfig.json && node dist/bench/profile.js [--seconds 5] [--connections 32] [--points 256]
 //   [--pairs 1] (bare and profile measured that many times in alternating order; the median pair shown)
 //   … --breakdown [--breakdown-seconds 8]: also the CPU of a fresh-body request, room by room, from a
 //   V8 CPU profile of the server over the load window (bench/breakdown.ts) → bench/results/;
 //   … --breakdown-only: the breakdown alone; --breakdown-mix hot|distinct|fresh (default fresh);
-//   --keep-profile DIR: the raw .cpuprofile files there too; --only memory,fresh (any of memory, redis,
-//   hot, distinct, fresh): a subset, for quick comparisons
-//   (open them in Chrome DevTools or read them with bench/top-frames).
+//   --keep-profile DIR: the raw .cpuprofile files there too (open them in Chrome DevTools or read them
+//   with bench/top-frames); --only memory,fresh (any of memory, redis, hot, distinct, fresh): a subset,
+//   for quick comparisons; --client c|raw: the open loop's generator; --open-warmup S (default 1):
+//   seconds at the open loop's rate before measuring; --node-args "…": Node options for the server
+//   (e.g. --v8-pool-size=1, which README § Performance recommends on two cores).
 // The server is bench/server.js over data/sample (mirror). Writes bench/results/profile.json.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -42,6 +46,11 @@ const keepAt = process.argv.indexOf('--keep-profile')
 const keepDir = keepAt > 0 ? process.argv[keepAt + 1] : undefined
 const warmupSeconds = 1
 /**
+ * The open loop's own warm-up at its rate (`--open-warmup`, s): the server has just run flat out, and
+ * the collector pays for that (old-generation marking and compaction) over the next seconds.
+ */
+const openWarmupSeconds = numberArg('open-warmup', 1)
+/**
  * The open loop's generator: `--client c` (bench/loadgen.c, the default when a C compiler is here) or
  * `--client raw` (Node's raw client, whose own pauses reach several milliseconds on two cores).
  */
@@ -59,11 +68,15 @@ type Store = 'memory' | 'redis'
 type Measured = ClosedRun & { cpuUsPerRequest: number }
 
 /** How late the server's event loop ran over a window (ms). */
-interface LoopDelay { p50_ms: number, p99_ms: number, max_ms: number }
+interface LoopDelay { p50_ms: number, p99_ms: number, max_ms: number,
+  /** The main thread's collector pauses over the window. */
+  gc: { count: number, total_ms: number, max_ms: number, over_2ms: number } }
 
 interface MixResult { mix: MixName, bare: Measured, profile: Measured, ratio: number, cpuRatio: number,
   /** Every pair's ratios (`--pairs`); bare and profile are the median pair's. */
-  ratios: number[], cpuRatios: number[], halfRate: number, open: LoadResult, serverLoop: LoopDelay }
+  ratios: number[], cpuRatios: number[], halfRate: number, open: LoadResult,
+  /** The bare route's open loop at the same rate: the tail the machine and the generator give on their own. */
+  openBare: LoadResult, serverLoop: LoopDelay }
 
 const redisUrl = process.env.REDIS_URL !== undefined && process.env.REDIS_URL !== '' ? process.env.REDIS_URL : null
 /** `--only memory|redis|hot|distinct|fresh[,…]`: a subset, for quick comparisons (default: all). */
@@ -86,7 +99,12 @@ async function freshFile (): Promise<string> {
   return path
 }
 
+/** `--node-args "…"`: Node options for the server process (e.g. `--single-threaded-gc`), for comparisons. */
+const nodeArgsAt = process.argv.indexOf('--node-args')
+const serverNodeArgs = nodeArgsAt > 0 ? process.argv[nodeArgsAt + 1].split(' ').filter((a) => a !== '') : []
+
 async function startProfileServer (store: Store, nodeArgs: string[] = []): Promise<ServerChild> {
+  nodeArgs = [...serverNodeArgs, ...nodeArgs]
   const server = await startServer({
     ALOFT_SOURCE: `mirror:${SAMPLE}`,
     ALOFT_INTERPOLATE: 'main',
@@ -154,12 +172,16 @@ async function measureMix (server: ServerChild, mix: MixName): Promise<MixResult
     ? [{ kind: 'profile', method: 'POST', url, headers, freshProfileSeed: seed++ }]
     : (mix === 'hot' ? hot : distinct).map((body) => ({ kind: 'profile', method: 'POST' as const, url, headers, body }))
   await loopDelay(server) // forgets what came before
-  const open = await loadgen({ mode: 'open', rate: halfRate, connections: 64, seconds, warmupSeconds, requests,
-    client: openClient })
+  const open = await loadgen({ mode: 'open', rate: halfRate, connections: 64, seconds, warmupSeconds: openWarmupSeconds,
+    requests, client: openClient })
   const serverLoop = await loopDelay(server)
+  // the bare route at the same rate and bodies: what the machine and the generator alone put in the tail
+  const openBare = await loadgen({ mode: 'open', rate: halfRate, connections: 64, seconds,
+    warmupSeconds: openWarmupSeconds, requests: requests.map((r) => ({ ...r, url: bareTarget.url })),
+    client: openClient })
   return {
     mix, bare, profile, ratio: profile.rps / bare.rps, cpuRatio: bare.cpuUsPerRequest / profile.cpuUsPerRequest,
-    ratios, cpuRatios, halfRate, open, serverLoop
+    ratios, cpuRatios, halfRate, open, openBare, serverLoop
   }
 }
 
@@ -243,16 +265,17 @@ if (!breakdownOnly) {
   ))
   if (redisUrl === null) console.log('(no REDIS_URL: the Redis store was not measured; `npm run bench` provides one)')
   console.log(`\nprofile at half its maximum (open loop, bench/loadgen with its ${openClient === 'c' ? 'C' : 'raw'} ` +
-    'client, latency from the ' +
-    'scheduled start, ' +
-    `${seconds} s; goal p99 < 5 ms)`)
+    `client, latency from the scheduled start, ${seconds} s after ${openWarmupSeconds} s at that rate; ` +
+    'goal p99 < 5 ms)')
   console.log(table(
     ['store', 'mix', 'rate req/s', 'achieved req/s', 'p50 ms', 'p99 ms', 'max ms', 'non-200', 'scheduler lag ms',
-      'server loop delay p99 / max ms'],
+      'server loop delay p99 / max ms', 'GC pauses: count / > 2 ms / max ms', 'bare route p50 / p99 / max ms'],
     results.flatMap(({ store, mixes }) => mixes.map((m) => [
       store, m.mix, String(m.halfRate), int(m.open.rps), ms(m.open.latencyMs.p50), ms(m.open.latencyMs.p99),
       ms(m.open.latencyMs.max), String(openErrors(m.open)), ms(m.open.schedulerLagMs),
-      `${ms(m.serverLoop.p99_ms)} / ${ms(m.serverLoop.max_ms)}`
+      `${ms(m.serverLoop.p99_ms)} / ${ms(m.serverLoop.max_ms)}`,
+      `${m.serverLoop.gc.count} / ${m.serverLoop.gc.over_2ms} / ${ms(m.serverLoop.gc.max_ms)}`,
+      `${ms(m.openBare.latencyMs.p50)} / ${ms(m.openBare.latencyMs.p99)} / ${ms(m.openBare.latencyMs.max)}`
     ]))
   ))
 }
@@ -268,7 +291,7 @@ for (const b of breakdowns) {
 }
 if (!breakdownOnly) {
   const path = writeResult('profile', {
-    seconds, warmup_seconds: warmupSeconds, connections, points, pairs,
+    seconds, warmup_seconds: warmupSeconds, open_warmup_seconds: openWarmupSeconds, connections, points, pairs,
     closed_loop_tool: WRK !== null ? 'wrk' : 'loadgen',
     open_loop_client: openClient,
     stores: results,

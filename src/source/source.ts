@@ -157,7 +157,6 @@ export class Source {
     this.isCachedByCaller = isCached
   }
 
-  /** Cached in the caller's decoded cache or in our raw disk cache. */
   /**
    * Changes whenever a resolution could come out differently: the catalog's listings or misses,
    * or the units held on disk. (The sum of two counters that only grow.)
@@ -166,6 +165,7 @@ export class Source {
     return this.catalog.generation + this.disk.generation
   }
 
+  /** Cached in the caller's decoded cache or in our raw disk cache. */
   isCached (unitKey: string): boolean {
     return this.isCachedByCaller(unitKey) || this.disk.has(unitKey)
   }
