@@ -9,7 +9,7 @@
 // Requests are drawn from `requests` by weight in a fixed pseudo-random order. Every run is
 // bounded in time (seconds + warm-up + drain) and in count (maxRequests).
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { Agent, request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -168,7 +168,9 @@ export async function runLoad (spec: LoadSpec): Promise<LoadResult> {
   const madeNext = prepared.map(() => 0)
   if (spec.client === 'c') {
     if (spec.mode !== 'open') throw new Error('the C client runs open loops only')
-    if (maxRequests * freshKinds > MAKE_AHEAD_MAX * 4) throw new Error('too many fresh requests to make ahead')
+    if (maxRequests * freshKinds > MAKE_AHEAD_MAX) {
+      throw new Error(`the C client makes every request ahead: at most ${MAKE_AHEAD_MAX} fresh ones`)
+    }
     const sequence = Array.from({ length: maxRequests }, pick)
     const bytes = sequence.map((k) => rawBytes[k] ?? formatRequest(prepared[k].method, prepared[k].host,
       prepared[k].port, prepared[k].path, prepared[k].headers, Buffer.from(prepared[k].fresh!())))
@@ -346,7 +348,6 @@ function resultOf (m: Measured): LoadResult {
   }
 }
 
-
 /** One answered (or failed) request of a C run. */
 interface CRow { index: number, due: number, latency: number, status: number }
 
@@ -359,7 +360,10 @@ export function cLoadgen (): string {
   const source = join(root, 'bench', 'loadgen.c')
   const binary = fileURLToPath(new URL('./loadgen-c', import.meta.url))
   if (!existsSync(binary) || statSync(binary).mtimeMs < statSync(source).mtimeMs) {
-    execFileSync('cc', ['-O2', '-Wall', '-o', binary, source], { stdio: ['ignore', 'ignore', 'pipe'] })
+    // built beside it and renamed into place: a second process compiling at the same time never runs half a file
+    const building = `${binary}.${process.pid}`
+    execFileSync('cc', ['-O2', '-Wall', '-o', building, source], { stdio: ['ignore', 'ignore', 'pipe'] })
+    renameSync(building, binary)
   }
   return binary
 }
