@@ -66,6 +66,8 @@ export class RedisStore implements AccountStore {
   private unreachable = false
   /** The layout check (and a one-time move from layout 1) of the current connection. */
   private layoutChecked: Promise<void> | null = null
+  /** The layout check of this connection has passed: calls need not wait for anything. */
+  private layoutReady = false
   private sawLayout = false
   /** Secret hash → its account and key id: never changes once made. */
   private readonly index = new Map<string, { accountId: string, keyId: string }>()
@@ -95,6 +97,7 @@ export class RedisStore implements AccountStore {
     this.redis.on('reconnecting', () => this.lost({ reason: 'connection closed' }))
     this.redis.on('ready', () => {
       this.layoutChecked = null // a new connection: check again what the server holds
+      this.layoutReady = false
       if (!this.unreachable) return
       this.unreachable = false
       this.logger?.warn({}, 'account store: Redis reachable again')
@@ -202,7 +205,8 @@ export class RedisStore implements AccountStore {
   async admit (secret: string, nowMs?: number): Promise<Admission> {
     if (!looksLikeSecret(secret)) return { ok: false, reason: 'invalid_api_key' }
     const hash = hashSecret(secret)
-    const found = await this.run(async () => await this.locate(hash))
+    // a hash seen before needs no call of its own (the script below checks the connection anyway)
+    const found = this.index.get(hash) ?? await this.run(async () => await this.locate(hash))
     if (found === null) return { ok: false, reason: 'invalid_api_key' }
     const { accountId, keyId } = found
     const reply = await this.script(SCRIPTS.admit, [this.k.key(accountId, keyId), this.k.rate(accountId)],
@@ -319,11 +323,24 @@ export class RedisStore implements AccountStore {
   }
 
   /** Every Redis call goes through here: bounded wait for a connection, layout checked, errors translated. */
-  private async run<T> (op: () => Promise<T>): Promise<T> {
+  private run<T> (op: () => Promise<T>): Promise<T> {
+    // connected and checked (nearly every call): straight to the command, no waits to chain
+    if (!this.layoutReady || this.redis.status !== 'ready') return this.runWaiting(op)
+    try {
+      return op().catch((err) => { throw translate(err) })
+    } catch (err) {
+      return Promise.reject(translate(err))
+    }
+  }
+
+  private async runWaiting<T> (op: () => Promise<T>): Promise<T> {
     try {
       await this.connected()
       if (this.layoutChecked === null) {
-        this.layoutChecked = this.checkLayout().catch((err) => { this.layoutChecked = null; throw err })
+        const checking: Promise<void> = this.checkLayout().then(
+          () => { if (this.layoutChecked === checking) this.layoutReady = true },
+          (err) => { this.layoutChecked = null; throw err })
+        this.layoutChecked = checking
       }
       await this.layoutChecked
       return await op()
