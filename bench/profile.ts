@@ -46,8 +46,8 @@ const keepAt = process.argv.indexOf('--keep-profile')
 const keepDir = keepAt > 0 ? process.argv[keepAt + 1] : undefined
 const warmupSeconds = 1
 /**
- * The open loop's own warm-up at its rate (`--open-warmup`, s): the server has just run flat out, and
- * the collector pays for that (old-generation marking and compaction) over the next seconds.
+ * The open loop's own warm-up at its rate (`--open-warmup`, s), after the server has run flat out
+ * (5 s read no better than 1 s on 2026-11-25).
  */
 const openWarmupSeconds = numberArg('open-warmup', 1)
 /**
@@ -292,8 +292,8 @@ for (const b of breakdowns) {
 if (!breakdownOnly) {
   const path = writeResult('profile', {
     seconds, warmup_seconds: warmupSeconds, open_warmup_seconds: openWarmupSeconds, connections, points, pairs,
+    server_node_args: serverNodeArgs, open_loop_client: openClient,
     closed_loop_tool: WRK !== null ? 'wrk' : 'loadgen',
-    open_loop_client: openClient,
     stores: results,
     ...(withBreakdown ? { breakdown: breakdowns } : {})
   })
