@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } 
 import { Agent, request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { DIST_BENCH, ROOT } from './lib.js'
 import { percentile, summarize, type Summary } from './stats.js'
 import { random } from './random.js'
 import { freshProfileBodies } from './bodies.js'
@@ -176,7 +176,7 @@ export async function runLoad (spec: LoadSpec): Promise<LoadResult> {
       prepared[k].port, prepared[k].path, prepared[k].headers, Buffer.from(prepared[k].fresh!())))
     const ran = await runC(prepared[0].host, prepared[0].port, spec, bytes)
     return summarizeRun(spec, prepared.map((p) => p.kind), ran.rows.map((r) => ({ ...r, k: sequence[r.index] })),
-      ran.lagMs, measureMs)
+      ran.lagMs)
   }
   const t0 = performance.now()
   const measureFrom = t0 + warmupMs
@@ -355,10 +355,9 @@ interface CRow { index: number, due: number, latency: number, status: number }
  * bench/loadgen.c's binary, compiled from the repository's source when missing or older than it (a C
  * compiler, `cc`, is needed); its path.
  */
-export function cLoadgen (): string {
-  const root = fileURLToPath(new URL('../../', import.meta.url))
-  const source = join(root, 'bench', 'loadgen.c')
-  const binary = fileURLToPath(new URL('./loadgen-c', import.meta.url))
+function cLoadgen (): string {
+  const source = join(ROOT, 'bench', 'loadgen.c')
+  const binary = join(DIST_BENCH, 'loadgen-c')
   if (!existsSync(binary) || statSync(binary).mtimeMs < statSync(source).mtimeMs) {
     // built beside it and renamed into place: a second process compiling at the same time never runs half a file
     const building = `${binary}.${process.pid}`
@@ -421,9 +420,10 @@ Promise<{ rows: CRow[], lagMs: number }> {
 }
 
 /** A C run's rows as Measured (the same reading as the Node clients': unanswered ones are not latencies). */
-function summarizeRun (spec: LoadSpec, kindNames: string[], rows: Array<CRow & { k: number }>, lagMs: number,
-  measureMs: number): LoadResult {
+function summarizeRun (spec: LoadSpec, kindNames: string[], rows: Array<CRow & { k: number }>, lagMs: number):
+LoadResult {
   const warmupMs = (spec.warmupSeconds ?? 0) * 1000
+  const measureMs = spec.seconds * 1000
   const m: Measured = { spec, kindNames, starts: [], latencies: [], kinds: [], failed: [], outcomes: {}, sent: 0,
     elapsedMs: measureMs, schedulerLagMs: lagMs, unfinished: 0 }
   for (const r of rows) {

@@ -2,6 +2,7 @@
 // store works again once Redis is back. Uses private redis-server processes it can kill.
 import t, { type Test } from 'tap'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { Redis } from 'ioredis'
 import { type AccountStore, createStore, DEFAULT_LIMITS, StoreUnavailableError } from '../../src/accounts/index.js'
 import { freePort, spawnRedis, type SpawnedRedis } from '../helpers/redis.js'
 
@@ -61,6 +62,7 @@ t.test('with Redis killed, every call rejects quickly; after a restart the same 
     listKeys: () => store.listKeys(account.id),
     revokeKey: () => store.revokeKey(account.id, record.id),
     authenticate: () => store.authenticate(secret),
+    admit: () => store.admit(secret),
     allowance: () => store.allowance(account.id),
     reserve: () => store.reserve(account.id),
     takeRequest: () => store.takeRequest(account.id)
@@ -82,6 +84,21 @@ t.test('with Redis killed, every call rejects quickly; after a restart the same 
   t.notOk(text.includes(secret) || text.includes(key.secret), 'no secret in the log')
   t.notOk(text.includes('redis://'), 'no URL in the log')
 })
+
+t.test('a Redis that stops answering on a live connection: admission rejects within the timeout, then serves again',
+  async (t) => {
+    const redis = await server(t)
+    const { store } = storeOn(t, redis.url)
+    const account = await store.createAccount('a')
+    const { secret } = await store.createKey(account.id, 'k')
+    t.match(await store.admit(secret), { ok: true }, 'connected, layout checked, the key known')
+    const operator = new Redis(redis.url)
+    t.teardown(() => operator.disconnect())
+    await operator.call('CLIENT', 'PAUSE', '2500', 'ALL')
+    await refusedQuickly(t, 'admit while Redis is paused', () => store.admit(secret))
+    await untilUp(store)
+    t.match(await store.admit(secret), { ok: true, account_id: account.id })
+  })
 
 t.test('a store made while Redis is unreachable rejects quickly and connects once Redis starts', async (t) => {
   const port = await freePort()

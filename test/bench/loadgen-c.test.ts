@@ -80,3 +80,10 @@ t.test('the C client runs open loops only', { skip }, async (t) => {
   await t.rejects(runLoad({ mode: 'closed', client: 'c', connections: 1, seconds: 0.1, requests: [get('ok', '/ok')] }),
     /open loops only/)
 })
+
+t.test('the C client refuses more fresh requests than it makes ahead, before sending any', { skip }, async (t) => {
+  bodies.length = 0
+  await t.rejects(runLoad({ mode: 'open', client: 'c', rate: 300_000, connections: 1, seconds: 1,
+    requests: [{ kind: 'fresh', method: 'POST', url: `${base}/fresh`, freshProfileSeed: 4 }] }), /at most 200000 fresh/)
+  t.equal(bodies.length, 0)
+})
