@@ -11,6 +11,7 @@ import { buildOpenApi } from '../contract/openapi.js'
 import { compileSerializer, type Serializer } from '../contract/serialize.js'
 import { HttpProblem, problemBody, sendProblem } from './problem.js'
 import { ClientGoneError, parseJsonBytes, readJsonBytes } from './body.js'
+import type { ClientErrorListener } from './client-error.js'
 import type { ResponseCache } from '../profile/response-cache.js'
 import { admit, authenticate, checkAdmin } from './auth.js'
 import type { AloftRequest, AppDeps, Handlers, Reply } from './context.js'
@@ -36,6 +37,8 @@ export interface App {
   draining: boolean
   /** Requests not yet answered. */
   inFlight: () => number
+  /** Logs and counts an answer Node's parser made us send before any request existed (client-error.ts). */
+  clientErrorAnswered: ClientErrorListener
 }
 
 export function createApp (deps: AppDeps): App {
@@ -66,7 +69,12 @@ export function createApp (deps: AppDeps): App {
     handler: undefined as unknown as App['handler'],
     routes,
     draining: false,
-    inFlight: () => inFlight
+    inFlight: () => inFlight,
+    clientErrorAnswered: (problem, requestId) => {
+      seriesOf(UNMATCHED_ROUTE, UNPARSED_METHOD, problem.status).count()
+      logger.info({ request_id: requestId, route: UNMATCHED_ROUTE, status: problem.status, code: problem.code },
+        'request refused by the HTTP parser')
+    }
   }
 
   /** Every error of a request ends here, and nothing thrown here may escape: the process keeps serving. */
@@ -138,11 +146,12 @@ export function createApp (deps: AppDeps): App {
   }
 
   // Request id, logs, metrics and the drain flag, for every request including 404s.
-  router.use((req, res, next) => {
+  const begin = (req: AloftRequest, res: ServerResponse, next: () => void): void => {
     const incoming = req.headers['x-request-id']
     req.id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
     req.started = process.hrtime.bigint()
     res.setHeader('X-Request-Id', req.id)
+    res.setHeader('X-Content-Type-Options', 'nosniff')
     if (app.draining) res.setHeader('Connection', 'close')
     inFlight++
     let done = false
@@ -176,7 +185,8 @@ export function createApp (deps: AppDeps): App {
       })
     }
     next()
-  })
+  }
+  router.use(begin)
 
   for (const route of routes) {
     const handle = handlers[route.operationId]
@@ -229,8 +239,38 @@ export function createApp (deps: AppDeps): App {
 
   // polka's `next` is optional at run time: without it, errors go to onError.
   const dispatch = router.handler as unknown as (req: AloftRequest, res: ServerResponse) => void
-  app.handler = (req, res) => { dispatch(req as AloftRequest, res) }
+  app.handler = (incoming, res) => {
+    const req = incoming as AloftRequest
+    const url = req.url ?? ''
+    if (url.charCodeAt(0) !== SLASH) {
+      // polka runs middleware only for paths: an absolute-form target (RFC 9112 §3.2.2) is served
+      // as its path; anything else (OPTIONS *) is answered here, with the same id, log and metrics
+      const path = originForm(url)
+      if (path === null) {
+        req.path = url.slice(0, 200)
+        try {
+          begin(req, res, () => { throw new HttpProblem('not_found', { detail: `No resource ${req.path}.` }) })
+        } catch (err) {
+          fail(err, req, res)
+        }
+        return
+      }
+      req.url = path
+    }
+    dispatch(req, res)
+  }
   return app
+}
+
+const SLASH = 0x2f
+/** The method label of an answer sent before a request line could be read. */
+const UNPARSED_METHOD = 'unknown'
+
+/** The path and query of an absolute-form target (`http://host/path?q`), or null for any other form. */
+function originForm (target: string): string | null {
+  if (!/^https?:\/\//i.test(target) || !URL.canParse(target)) return null
+  const url = new URL(target)
+  return url.pathname + url.search
 }
 
 function declaresBody (req: AloftRequest): boolean {
@@ -248,7 +288,7 @@ function checkBody (raw: unknown, spec: NonNullable<RouteSpec['body']>): unknown
   const checked = validate(spec.schema, raw)
   if (!checked.ok) {
     throw new HttpProblem('invalid_request', {
-      detail: `The body does not match ${String(spec.schema.$id)}: ${checked.errors.length} error(s).`,
+      detail: `The body does not match ${String(spec.schema.$id)}: ${checked.total} error(s).`,
       errors: checked.errors
     })
   }

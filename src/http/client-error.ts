@@ -23,11 +23,11 @@ export function clientErrorProblem (err: NodeJS.ErrnoException): HttpProblem | n
 }
 
 /** The whole HTTP/1.1 response carrying the problem, closing the connection. */
-export function clientErrorResponse (problem: HttpProblem): string {
-  const requestId = randomUUID()
+export function clientErrorResponse (problem: HttpProblem, requestId: string = randomUUID()): string {
   const json = JSON.stringify(problemBody(problem, requestId))
   return `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? ''}\r\n` +
     'Content-Type: application/problem+json\r\n' +
+    'X-Content-Type-Options: nosniff\r\n' +
     `Content-Length: ${Buffer.byteLength(json)}\r\n` +
     `X-Request-Id: ${requestId}\r\n` +
     'Connection: close\r\n\r\n' + json
@@ -36,20 +36,25 @@ export function clientErrorResponse (problem: HttpProblem): string {
 /** How long an answered socket may take to send the answer before it is destroyed anyway. */
 const LINGER_MS = 2000
 
+/** Told of each answer sent here (its log line and metrics: these never reach the app's router). */
+export type ClientErrorListener = (problem: HttpProblem, requestId: string) => void
+
 /**
  * The server's 'clientError' listener, as Node's own default: an answer only when the socket can
  * still take one and no response to a request on it has started; then the socket is closed.
  */
-export function answerClientError (err: NodeJS.ErrnoException, socket: Duplex): void {
+export function answerClientError (err: NodeJS.ErrnoException, socket: Duplex, answered?: ClientErrorListener): void {
   const inFlight = (socket as Duplex & { _httpMessage?: { headersSent: boolean } | null })._httpMessage
   const problem = clientErrorProblem(err)
   if (problem === null || !socket.writable || (inFlight != null && inFlight.headersSent)) {
     socket.destroy()
     return
   }
+  const requestId = randomUUID()
+  answered?.(problem, requestId)
   // ended, not destroyed at once: destroying could drop the answer before it is written
   const timer = setTimeout(() => socket.destroy(), LINGER_MS)
   timer.unref()
   socket.once('close', () => clearTimeout(timer))
-  socket.end(clientErrorResponse(problem))
+  socket.end(clientErrorResponse(problem, requestId))
 }

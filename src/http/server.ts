@@ -38,7 +38,8 @@ export async function listen (app: App, options: HttpOptions, logger: Logger): P
     connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs)
   }, app.handler)
   server.maxConnections = options.maxConnections
-  server.on('clientError', answerClientError)
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) =>
+    answerClientError(err, socket, app.clientErrorAnswered))
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port, options.host, () => { server.off('error', reject); resolve() })

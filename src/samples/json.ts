@@ -1,8 +1,9 @@
 // Bulk samples in JSON (docs/DESIGN.md §6): the validated request body as typed arrays, and the
 // columnar answer written straight from the typed arrays (Float64Array.join: the same digits as
 // JSON.stringify, NaN → null).
-import type { SampleField, SamplesRequest } from '../contract/samples.js'
-import { SAMPLE_FIELDS, SAMPLE_STATUSES } from '../contract/samples.js'
+import type { SampleField } from '../contract/samples.js'
+import { SAMPLE_FIELDS, SAMPLE_STATUSES, SamplesRequest } from '../contract/samples.js'
+import { MAX_PROBLEM_ERRORS } from '../contract/limits.js'
 import type { ValidationErrorItem } from '../contract/schemas.js'
 import { OUT_ALTITUDE_MSL, OUT_GROUND } from './kernel.js'
 import type { SamplesResult } from './engine.js'
@@ -15,6 +16,51 @@ export type JsonPart = string | Uint8Array
 
 export type PointsOrErrors = { ok: true, points: SamplePoints, options: SampleOptions }
   | { ok: false, errors: ValidationErrorItem[] }
+
+const KNOWN_PROPERTIES = new Set(Object.keys(SamplesRequest.properties))
+/** The body's arrays: one item per point (or per output field). */
+const POINT_ARRAYS = ['latitude', 'longitude', 'altitude_m', 'time', 'ground_elevation_m_msl'] as const
+
+/**
+ * What bounds the work of validating a samples body, checked before the schema is: arrays longer
+ * than the point limit and unknown properties. Validating ten million items, or building an error
+ * for each of a million unknown properties, would hold the event loop for seconds. Null when the
+ * body passes (or is not an object: the schema says so).
+ */
+export function samplesBodyBounds (
+  raw: unknown, maxPoints: number
+): { errors: ValidationErrorItem[], total: number } | null {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return null
+  const body = raw as Record<string, unknown>
+  const errors: ValidationErrorItem[] = []
+  let total = 0
+  for (const name in body) {
+    if (KNOWN_PROPERTIES.has(name)) continue
+    // every one is counted, the first few described
+    if (++total <= MAX_PROBLEM_ERRORS) {
+      errors.push({ loc: ['body', name], msg: 'Unknown field: extra properties are not permitted',
+        type: 'extra_forbidden', input: body[name] })
+    }
+  }
+  for (const name of POINT_ARRAYS) {
+    const value = body[name]
+    if (!Array.isArray(value) || value.length <= maxPoints) continue
+    total++
+    if (errors.length < MAX_PROBLEM_ERRORS) {
+      errors.push({ loc: ['body', name], msg: `At most ${maxPoints} points per request; got ${value.length} items`,
+        type: 'too_long', ctx: { max_length: maxPoints } })
+    }
+  }
+  const fields = body.fields
+  if (Array.isArray(fields) && fields.length > SAMPLE_FIELDS.length) {
+    total++
+    if (errors.length < MAX_PROBLEM_ERRORS) {
+      errors.push({ loc: ['body', 'fields'], msg: `Input should have at most ${SAMPLE_FIELDS.length} items`,
+        type: 'too_long', ctx: { limit: SAMPLE_FIELDS.length } })
+    }
+  }
+  return total === 0 ? null : { errors, total }
+}
 
 /** The schema-valid JSON body as points; errors for what one schema cannot say (lengths, the limit). */
 export function pointsFromJson (body: SamplesRequest, maxPoints: number): PointsOrErrors {

@@ -2,7 +2,7 @@
 import t from 'tap'
 import { Readable } from 'node:stream'
 import type { IncomingMessage } from 'node:http'
-import { parseJsonBytes, readJsonBytes } from '../../src/http/body.js'
+import { membersAtMost, parseJsonBytes, readJsonBytes } from '../../src/http/body.js'
 
 function request (): Readable & IncomingMessage {
   const stream = new Readable({ read () {} })
@@ -49,4 +49,23 @@ t.test('a body that arrives in several chunks is joined', async (t) => {
   req.push('52}')
   req.push(null)
   t.same(await body, { latitude: 52 })
+})
+
+t.test('object members are counted outside strings only, escapes and all', async (t) => {
+  const cases: Array<[string, number, boolean]> = [
+    ['{"a":1}', 1, true],
+    ['{"a":1,"b":2}', 1, false],
+    ['{"a:b":1}', 1, true],
+    ['{"a\\":":1}', 1, true], // an escaped quote does not end the string
+    ['{"a\\\\":1,"c":2}', 1, false], // an escaped backslash does not escape the quote after it
+    ['["x:y","12:00:00"]', 0, true],
+    ['{"k" :1, "j" : 2}', 1, false], // white space before the colon
+    ['{"unterminated', 0, true]
+  ]
+  for (const [text, limit, expected] of cases) t.equal(membersAtMost(Buffer.from(text), limit), expected, text)
+})
+
+t.test('a body with more members than allowed is refused before it is parsed', async (t) => {
+  t.throws(() => parseJsonBytes(Buffer.from('{"a":1,"b":2,"c":3}'), 2), { code: 'invalid_request' })
+  t.same(parseJsonBytes(Buffer.from('{"a":1,"b":"2:3"}'), 2), { a: 1, b: '2:3' })
 })

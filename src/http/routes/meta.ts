@@ -6,6 +6,12 @@ import type { AppDeps, Handler, Reply } from '../context.js'
 import { buildCapabilities } from './capabilities.js'
 import { isProblemCode, problemPage } from './pages.js'
 
+/** A problem page is plain HTML: nothing runs, loads or frames it. */
+const PAGE_HEADERS = {
+  'Content-Security-Policy': "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'Referrer-Policy': 'no-referrer'
+}
+
 export function metaHandlers (deps: AppDeps, openapi: string): Record<string, Handler> {
   return {
     healthz: () => ({ body: { status: 'ok' } satisfies Health }),
@@ -26,7 +32,7 @@ export function metaHandlers (deps: AppDeps, openapi: string): Record<string, Ha
 
     problem_page: ({ params }) => {
       if (!isProblemCode(params.code)) throw new HttpProblem('not_found', { detail: 'No such problem type.' })
-      return { body: problemPage(params.code), mediaType: 'text/html; charset=utf-8' }
+      return { body: problemPage(params.code), mediaType: 'text/html; charset=utf-8', headers: PAGE_HEADERS }
     },
 
     capabilities_v1_atmosphere_capabilities_get: async () => ({

@@ -7,7 +7,7 @@ import { LIMITS } from '../../contract/limits.js'
 import { validate } from '../../contract/validate.js'
 import type { ValidationErrorItem } from '../../contract/schemas.js'
 import { ArrowSamplesWriter, pointsFromArrow, type ArrowQuery } from '../../samples/arrow.js'
-import { pointsFromJson, type JsonPart, type PointsOrErrors } from '../../samples/json.js'
+import { pointsFromJson, samplesBodyBounds, type JsonPart, type PointsOrErrors } from '../../samples/json.js'
 import { TooManyUnitsError, type SamplesEngine } from '../../samples/engine.js'
 import { HttpProblem } from '../problem.js'
 import { parseJsonBytes, readJsonBytes, readLimited } from '../body.js'
@@ -17,6 +17,8 @@ import { takeTokens } from '../rate.js'
 import type { AloftRequest, AppDeps, Handler, Handlers } from '../context.js'
 
 const NO_DATA_RETRY_AFTER_SECONDS = 3600
+/** Object members a samples body may have: its nine properties, with room for a few unknown ones to be named. */
+const MAX_SAMPLES_MEMBERS = 64
 
 function mediaType (header: string | undefined): string {
   return (header ?? '').split(';')[0].trim().toLowerCase()
@@ -31,9 +33,9 @@ function wantsArrow (accept: string | undefined): boolean {
   return arrow >= 0 && (json < 0 || arrow < json)
 }
 
-function invalid (errors: ValidationErrorItem[], what: string): HttpProblem {
+function invalid (errors: ValidationErrorItem[], what: string, total = errors.length): HttpProblem {
   return new HttpProblem('invalid_request', { detail: `The ${what} does not describe valid samples: ` +
-    `${errors.length} error(s).`, errors })
+    `${total} error(s).`, errors })
 }
 
 /** Large bodies are read into reused memory (body-buffers.ts). */
@@ -64,7 +66,7 @@ async function readPoints (
   const bytes = await readJsonBytes(req, config.samplesMaxBodyBytes, bodies)
   let raw: unknown
   try {
-    raw = parseJsonBytes(bytes)
+    raw = parseJsonBytes(bytes, MAX_SAMPLES_MEMBERS)
   } finally {
     // parsed (or refused): the value holds nothing of the bytes
     if (bytes !== undefined) bodies.give(bytes)
@@ -74,8 +76,11 @@ async function readPoints (
       detail: 'A body is required.', errors: [{ loc: ['body'], msg: 'Field required', type: 'missing' }]
     })
   }
+  // the work of validating is bounded first (array lengths, unknown properties), then the schema
+  const bounds = samplesBodyBounds(raw, config.samplesMaxPoints)
+  if (bounds !== null) throw invalid(bounds.errors, 'body', bounds.total)
   const checked = validate(SamplesRequest, raw)
-  if (!checked.ok) throw invalid(checked.errors, 'body')
+  if (!checked.ok) throw invalid(checked.errors, 'body', checked.total)
   const parsed = pointsFromJson(checked.value, config.samplesMaxPoints)
   if (!parsed.ok) throw invalid(parsed.errors, 'body')
   return { ...parsed, release: () => {} }

@@ -24,13 +24,18 @@ function typed (name: string, raw: unknown): unknown {
   return raw
 }
 
-/** GET's query as the POST body: the same names, `ensemble.members` … for the ensemble. */
+/**
+ * GET's query as the POST body: the same names, `ensemble.members` … for the ensemble. Objects
+ * without a prototype, so a `__proto__` parameter is a property like any other (and refused as
+ * unknown) rather than a prototype silently set.
+ */
 function queryRequest (query: Record<string, unknown>): unknown {
-  const body: Record<string, unknown> = {}
+  const body: Record<string, unknown> = Object.create(null) as Record<string, unknown>
   for (const [name, raw] of Object.entries(query)) {
     if (name.startsWith('ensemble.')) {
+      if (Object.hasOwn(query, 'ensemble')) continue // refused below: the two ways to give it cannot mix
+      const ensemble = (body.ensemble ??= Object.create(null)) as Record<string, unknown>
       const field = name.slice('ensemble.'.length)
-      const ensemble = (body.ensemble ??= {}) as Record<string, unknown>
       ensemble[field] = typed(field, raw)
     } else {
       body[name] = typed(name, raw)
@@ -40,10 +45,18 @@ function queryRequest (query: Record<string, unknown>): unknown {
 }
 
 function readQuery (req: AloftRequest): TrajectoryRequest {
-  const checked = validate(TrajectoryRequest, queryRequest((req.query ?? {}) as Record<string, unknown>), 'query')
+  const query = (req.query ?? {}) as Record<string, unknown>
+  if (Object.hasOwn(query, 'ensemble')) {
+    throw new HttpProblem('invalid_request', {
+      detail: 'The query does not describe a flight: 1 error(s).',
+      errors: [{ loc: ['query', 'ensemble'], msg: 'Give the ensemble as ensemble.members, ensemble.ascent_rate_sd … ' +
+        'parameters', type: 'value_error', input: query.ensemble }]
+    })
+  }
+  const checked = validate(TrajectoryRequest, queryRequest(query), 'query')
   if (!checked.ok) {
     throw new HttpProblem('invalid_request', {
-      detail: `The query does not describe a flight: ${checked.errors.length} error(s).`, errors: checked.errors
+      detail: `The query does not describe a flight: ${checked.total} error(s).`, errors: checked.errors
     })
   }
   return checked.value

@@ -1,0 +1,77 @@
+// Samples JSON bodies built to hurt (the security probe's finding 2): ten million items, a million
+// failures, a million unknown properties, mounted against the built server in a process of its
+// own. Each is a bounded 400 within a second; the process keeps serving with bounded memory.
+import t from 'tap'
+import { startServerProcess } from '../helpers/server-process.js'
+import { MAX_PROBLEM_ERRORS } from '../../src/contract/limits.js'
+
+const server = await startServerProcess(t, { heapMb: 1024 })
+const { key } = await server.newAccount()
+const baseline = await server.rss()
+
+async function post (body: string): Promise<{ status: number, body: any, ms: number, bytes: number }> {
+  const started = performance.now()
+  const res = await fetch(`${server.url}/v1/atmosphere/samples`, {
+    method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body,
+    signal: AbortSignal.timeout(30_000)
+  })
+  const text = await res.text()
+  return { status: res.status, body: JSON.parse(text), ms: performance.now() - started, bytes: text.length }
+}
+
+const repeat = (item: string, n: number): string => `[${`${item},`.repeat(n - 1)}${item}]`
+const rest = '"longitude":[0],"altitude_m":[0],"time":"2020-08-04T12:00:00Z","altitude_reference":"agl"'
+
+t.test('ten million latitudes (30 MB) are refused by their count, within a second', async (t) => {
+  const body = `{"latitude":${repeat('91', 10_000_000)},${rest}}`
+  t.ok(body.length > 29_000_000, `${(body.length / 1e6).toFixed(1)} MB`)
+  const res = await post(body)
+  t.equal(res.status, 400)
+  t.equal(res.body.errors[0].type, 'too_long')
+  t.same(res.body.errors[0].loc, ['body', 'latitude'])
+  t.ok(res.ms < 1000, `answered in ${res.ms.toFixed(0)} ms`)
+  t.ok(server.alive())
+})
+
+t.test('a million failing items list the first few, within a second', async (t) => {
+  const n = 100_000 // the most points a request may have: every one of them fails twice
+  const body = `{"latitude":${repeat('91', n)},"longitude":${repeat('"x"', n)},"altitude_m":${repeat('null', n)},` +
+    `"time":${repeat('"yesterday"', n)},"altitude_reference":"agl"}`
+  const res = await post(body)
+  t.equal(res.status, 400)
+  t.equal(res.body.errors.length, MAX_PROBLEM_ERRORS)
+  t.match(res.body.detail, /\d{6} error\(s\)/, res.body.detail)
+  t.ok(res.bytes < 8192, `the problem is small (${res.bytes} bytes)`)
+  t.ok(res.ms < 1000, `answered in ${res.ms.toFixed(0)} ms`)
+})
+
+t.test('a million unknown properties are refused before parsing, within a second', async (t) => {
+  const members = Array.from({ length: 1_000_000 }, (_, k) => `"k${k}":1`).join(',')
+  const res = await post(`{"latitude":[50],${rest},${members}}`)
+  t.equal(res.status, 400)
+  t.equal(res.body.errors[0].type, 'too_many_properties')
+  t.ok(res.ms < 1000, `answered in ${res.ms.toFixed(0)} ms`)
+})
+
+t.test('a few unknown properties are each named', async (t) => {
+  const res = await post(`{"latitude":[50],${rest},"colour":"red","size":3}`)
+  t.equal(res.status, 400)
+  t.same(res.body.errors.map((e: { loc: unknown[] }) => e.loc), [['body', 'colour'], ['body', 'size']])
+  t.equal(res.body.errors[0].type, 'extra_forbidden')
+})
+
+t.test('colons inside strings are not members: thousands of times (two colons each) are read as usual', async (t) => {
+  const n = 2000
+  const body = JSON.stringify({ latitude: Array(n).fill(52.2), longitude: Array(n).fill(21),
+    altitude_m: Array(n).fill(500), time: Array(n).fill('2020-08-04T12:00:00Z'), altitude_reference: 'agl' })
+  const res = await post(body)
+  t.equal(res.status, 200)
+  t.equal(res.body.count, n)
+})
+
+t.test('the process lives and its memory stayed bounded', async (t) => {
+  t.ok(server.alive())
+  t.ok(await server.health(1000) < 1000)
+  const grown = (await server.rss()) - baseline
+  t.ok(grown < 800 * 1024 * 1024, `RSS grew ${(grown / 1048576).toFixed(0)} MB`)
+})
