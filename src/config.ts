@@ -4,6 +4,7 @@ import type { Level } from 'pino'
 import { availableParallelism } from 'node:os'
 import { parseRedisUrl } from './redis.js'
 import { LIMITS } from './contract/limits.js'
+import { TRAJECTORY_LIMITS } from './contract/trajectory.js'
 
 export type SourceSetting =
   | { kind: 'noaa' }
@@ -47,6 +48,8 @@ export interface Config {
   samplesMaxUnits: number
   /** Bulk samples of at least this many points are computed on the worker pool, in slices. */
   samplesWorkerThreshold: number
+  /** The most 60 s steps (all ensemble members together) one trajectory request may fly. */
+  trajectoryMaxSteps: number
 }
 
 export class ConfigError extends Error {
@@ -151,6 +154,11 @@ export const VARIABLES: readonly VariableSpec[] = [
       'smaller ones on the main thread'
   },
   {
+    name: 'ALOFT_TRAJECTORY_MAX_STEPS', default: String(TRAJECTORY_LIMITS.maxSteps),
+    about: 'the most 60 s steps, all ensemble members together, one trajectory request may fly (checked from the ' +
+      'request before flying; a request takes one rate token per started 10 000)'
+  },
+  {
     name: 'ALOFT_UPSTREAM_CONCURRENCY', default: '4',
     about: 'upstream HTTP requests at once (shared by all instances through Redis)'
   },
@@ -248,6 +256,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   const samplesMaxBodyBytes = int('ALOFT_SAMPLES_MAX_BODY_MB', 1, 4096) * 1024 * 1024
   const samplesMaxUnits = int('ALOFT_SAMPLES_MAX_UNITS', 1, 10_000)
   const samplesWorkerThreshold = int('ALOFT_SAMPLES_WORKER_POINTS', 1, 100_000_000)
+  const trajectoryMaxSteps = int('ALOFT_TRAJECTORY_MAX_STEPS', 1, 100_000_000)
   if (Number.isFinite(headersTimeoutMs) && Number.isFinite(requestTimeoutMs) && headersTimeoutMs > requestTimeoutMs) {
     problems.push('ALOFT_HEADERS_TIMEOUT_MS must not exceed ALOFT_REQUEST_TIMEOUT_MS (the headers are part of the ' +
       'request)')
@@ -259,7 +268,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     maxTimeOffsetHours, shutdownGraceMs, cacheMegabytes, workers, interpolateIn, tileDegrees, upstreamConcurrency,
     upstreamPerMinute, upstreamTimeoutMs, fetchDeadlineMs, cacheMaxBytes, headersTimeoutMs, requestTimeoutMs,
     keepAliveTimeoutMs, maxConnections, maxInFlight, samplesMaxPoints, samplesMaxBodyBytes, samplesMaxUnits,
-    samplesWorkerThreshold
+    samplesWorkerThreshold, trajectoryMaxSteps
   }
 }
 

@@ -10,6 +10,7 @@ import { Field, createPool } from './field/index.js'
 import { ProfileService } from './profile/service.js'
 import { SamplesEngine } from './samples/engine.js'
 import { TrajectoryService } from './trajectory/service.js'
+import { TRAJECTORY_LIMITS } from './contract/trajectory.js'
 import { createApp, type App } from './http/app.js'
 import { listen } from './http/server.js'
 import { StartupError, listenFailure } from './startup-error.js'
@@ -75,7 +76,8 @@ function dataPath (config: Config, store: AccountStore, logger: Logger, metrics:
   const profiles = new ProfileService({
     source, field, interpolateIn: config.interpolateIn, registry: metrics.registry
   })
-  const trajectories = new TrajectoryService({ engine: samples, source })
+  const trajectories = new TrajectoryService({ engine: samples, source, maxSteps: config.trajectoryMaxSteps,
+    maxPoints: TRAJECTORY_LIMITS.maxAnswerPoints })
   return { source, field, profiles, samples, trajectories }
 }
 

@@ -96,14 +96,14 @@ export const ROUTES: readonly RouteSpec[] = [
     summary: 'A balloon flight (ascent, burst, descent; or ascent and float), Tawhiri-compatible, with optional ' +
       'ensembles',
     auth: 'api_key', admissionCost: 1, body: json(TrajectoryRequest),
-    success: { status: 200, schema: TrajectoryResponse },
+    success: { status: 200, schema: TrajectoryResponse, builtInOrder: true },
     problems: [...KEY_PROBLEMS, 'rate_limited', ...BODY_PROBLEMS, ...DATA_PROBLEMS]
   }),
   route({
     method: 'GET', path: '/v1/atmosphere/trajectory', operationId: 'predict_trajectory_get', tag: 'atmosphere',
     summary: 'The same flight from query parameters (Tawhiri\'s GET; the ensemble as ensemble.members …)',
     auth: 'api_key', admissionCost: 1, query: TrajectoryRequest,
-    success: { status: 200, schema: TrajectoryResponse },
+    success: { status: 200, schema: TrajectoryResponse, builtInOrder: true },
     problems: [...KEY_PROBLEMS, 'rate_limited', 'invalid_request', ...DATA_PROBLEMS]
   }),
   route({

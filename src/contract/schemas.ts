@@ -275,7 +275,11 @@ export const Capabilities = Type.Object({
     profiles: Type.Array(Type.String()),
     step_seconds: Type.Number(),
     max_members: Type.Integer({ minimum: 2 }),
-    members_per_rate_token: Type.Integer({ minimum: 1 }),
+    steps_per_rate_token: Type.Integer({ minimum: 1, description: 'a request takes one request-rate token per ' +
+      'started block of this many 60 s steps (all members together; at most a burst)' }),
+    max_steps: Type.Integer({ minimum: 1, description: 'the most 60 s steps, all members together, one request may ' +
+      'fly (its upper bound is checked before flying)' }),
+    max_answer_points: Type.Integer({ minimum: 1, description: 'the most trajectory points one answer may carry' }),
     descent_densities: Type.Array(Type.String()),
     warnings: Type.Array(Type.String())
   }, { additionalProperties: false, description: 'POST and GET /v1/atmosphere/trajectory' }),

@@ -26,8 +26,12 @@ export const TRAJECTORY_LIMITS = {
   /** m/s; a rate beyond this is a typo, not a balloon. */
   maxRate: 100,
   seed: { min: 0, max: 4_294_967_295 },
-  /** Ensemble members per extra request-rate token (one token per flight besides). */
-  membersPerToken: 100
+  /** 60 s steps (all members together) per request-rate token: a request is priced by its work. */
+  stepsPerToken: 10_000,
+  /** The default of ALOFT_TRAJECTORY_MAX_STEPS: ~2.5 s of work on one core. */
+  maxSteps: 500_000,
+  /** Trajectory points one answer carries at most (~130 bytes each in JSON). */
+  maxAnswerPoints: 250_000
 } as const
 
 const StringEnum = <T extends string>(values: readonly T[], description?: string) =>

@@ -82,6 +82,15 @@ interface State {
   k: Float64Array
 }
 
+/**
+ * The solver gives the event loop a turn once it has held it this long: an evaluation answered
+ * from held pieces never waits, so a long flight would otherwise run start to end in one turn.
+ */
+const YIELD_AFTER_MS = 5
+
+/** Lets other work (requests, probes, timers) run. */
+const turn = async (): Promise<void> => { await new Promise((resolve) => setImmediate(resolve)) }
+
 /** Flies every spec to its end; evaluations are batched over the flights still flying. */
 export async function fly (specs: FlightSpec[], air: Air, step: number = STEP_S): Promise<Flight[]> {
   const n = specs.length
@@ -162,7 +171,12 @@ export async function fly (specs: FlightSpec[], air: Air, step: number = STEP_S)
     await air(batch)
   }
 
+  let held = performance.now()
   while (active.length > 0) {
+    if (performance.now() - held > YIELD_AFTER_MS) {
+      await turn()
+      held = performance.now()
+    }
     // k1, at each flight's state; it also answers a descent's ground check of that state
     await evaluate(active, 0, 0, -1)
     const checked: number[] = []

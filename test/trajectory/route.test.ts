@@ -105,15 +105,41 @@ t.test('the allowance running out mid-flight is a 429; what the flight fetched s
   t.equal(await attempts(svc, key), 1)
 })
 
-t.test('rate: one token per flight and one per started 100 ensemble members', async (t) => {
+t.test('rate: a flight is priced by its steps, one token per started 10 000 (all members together)', async (t) => {
   const svc = await startTestService(t, { env: { ALOFT_RATE_PER_SECOND: '0.001', ALOFT_RATE_BURST: '4' } })
   const { key } = await svc.newAccount()
-  const small = await post(svc, key, { ...WARSAW, burst_altitude: 200, ensemble: { members: 100 } })
-  t.equal(small.status, 200, 'two tokens of four')
-  const big = await post(svc, key, { ...WARSAW, burst_altitude: 200, ensemble: { members: 101 } })
-  t.equal(big.status, 429)
-  t.equal(big.body.code, 'rate_limited')
-  t.match(big.body.detail, /101 ensemble members cost 3 request tokens/)
+  const remaining = async (body: unknown): Promise<[number, string | null, Problem]> => {
+    const res = await fetch(`${svc.url}/v1/atmosphere/trajectory`, {
+      method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body)
+    })
+    return [res.status, res.headers.get('ratelimit-remaining'), await res.json() as Problem]
+  }
+  const [shortStatus, afterShort] = await remaining({ ...WARSAW, burst_altitude: 200, ensemble: { members: 100 } })
+  t.equal(shortStatus, 200)
+  t.equal(afterShort, '3', 'a hundred short flights (a few hundred steps) take one token of four')
+  // 200 flights to 30 km: each bounded by ~100 steps up and ~125 down, 45 000 in all: five tokens, at
+  // most a burst (four) taken, and three remain
+  const [longStatus, , problem] = await remaining({ ...WARSAW, ensemble: { members: 200 } })
+  t.equal(longStatus, 429)
+  t.equal(problem.code, 'rate_limited')
+  t.match(problem.detail, /A flight of up to 4\d{4} steps of 60 s cost 4 request tokens \(one per started 10000 steps/)
+})
+
+t.test('a flight beyond the step bound is refused before it is flown', async (t) => {
+  const svc = await startTestService(t, { env: { ALOFT_TRAJECTORY_MAX_STEPS: '20000' } })
+  const { key } = await svc.newAccount()
+  const slow = await post(svc, key, { ...WARSAW, ascent_rate: 0.001 })
+  t.equal(slow.status, 400)
+  t.equal(slow.body.errors?.[0].type, 'flight_too_long')
+  t.same(slow.body.errors?.[0].loc, ['body'])
+  t.match(slow.body.detail, /could take up to \d+ steps of 60 s; at most 20000/)
+  const many = await post(svc, key, { ...WARSAW, ensemble: { members: 200 } })
+  t.equal(many.status, 400, 'two hundred flights to 30 km exceed it together')
+  t.match(many.body.detail, /fewer ensemble members/)
+  t.equal(await attempts(svc, key), 1, 'only the launch\'s unit was fetched (its terrain bounds the flight)')
+  const everyPath = await post(svc, key, { ...WARSAW, burst_altitude: 1000, ensemble: { members: 1000 },
+    member_trajectories: true })
+  t.equal(everyPath.status, 200, 'within both bounds')
 })
 
 t.test('without a data path the routes answer 503', async (t) => {

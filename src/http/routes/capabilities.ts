@@ -82,7 +82,9 @@ export function buildCapabilities (config: Config, source: SourceDescription | u
       profiles: [...PROFILES],
       step_seconds: STEP_S,
       max_members: TRAJECTORY_LIMITS.maxMembers,
-      members_per_rate_token: TRAJECTORY_LIMITS.membersPerToken,
+      steps_per_rate_token: TRAJECTORY_LIMITS.stepsPerToken,
+      max_steps: config.trajectoryMaxSteps,
+      max_answer_points: TRAJECTORY_LIMITS.maxAnswerPoints,
       descent_densities: [...DESCENT_DENSITIES],
       warnings: Object.keys(TRAJECTORY_WARNINGS)
     },

@@ -73,12 +73,14 @@ export function trajectoryHandlers (deps: AppDeps): Handlers {
         headers: { 'Retry-After': NO_DATA_RETRY_AFTER_SECONDS }
       })
     }
-    const members = request.ensemble?.members ?? 0
-    await takeTokens(deps, accountId, 1 + Math.ceil(members / TRAJECTORY_LIMITS.membersPerToken),
-      { what: `A flight of ${members} ensemble members`, rule: `one per flight and one per started ` +
-        `${TRAJECTORY_LIMITS.membersPerToken} members` }, res)
     try {
-      return await service.predict(request, accountId)
+      const flight = await service.prepare(request, accountId)
+      // priced by its work: one token per started block of steps (the admission took the first)
+      const steps = flight.cost.steps
+      await takeTokens(deps, accountId, Math.ceil(steps / TRAJECTORY_LIMITS.stepsPerToken),
+        { what: `A flight of up to ${steps} steps of 60 s`,
+          rule: `one per started ${TRAJECTORY_LIMITS.stepsPerToken} steps, all members together` }, res)
+      return await flight.fly()
     } catch (err) {
       if (err instanceof FlightInputError) {
         throw new HttpProblem('invalid_request', {
