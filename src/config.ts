@@ -50,6 +50,8 @@ export interface Config {
   samplesWorkerThreshold: number
   /** The most 60 s steps (all ensemble members together) one trajectory request may fly. */
   trajectoryMaxSteps: number
+  /** Live API keys per account (as many revoked ones are kept). */
+  maxKeysPerAccount: number
 }
 
 export class ConfigError extends Error {
@@ -93,7 +95,11 @@ export const VARIABLES: readonly VariableSpec[] = [
     name: 'ALOFT_RATE_PER_SECOND', default: '20',
     about: 'sustained data requests per second per account (> 0; a samples request takes one per started 10 000 points)'
   },
-  { name: 'ALOFT_RATE_BURST', default: '40', about: 'profile request burst per account (integer >= 1)' },
+  { name: 'ALOFT_RATE_BURST', default: '40', about: 'request burst per account (integer >= 1)' },
+  {
+    name: 'ALOFT_MAX_KEYS_PER_ACCOUNT', default: '100',
+    about: 'live API keys an account may hold (as many revoked ones are kept and listed; older ones are forgotten)'
+  },
   {
     name: 'ALOFT_MAX_TIME_OFFSET_HOURS', default: '3',
     about: 'how far (inclusive) the nearest model time may lie from the requested time before a 404'
@@ -257,6 +263,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   const samplesMaxUnits = int('ALOFT_SAMPLES_MAX_UNITS', 1, 10_000)
   const samplesWorkerThreshold = int('ALOFT_SAMPLES_WORKER_POINTS', 1, 100_000_000)
   const trajectoryMaxSteps = int('ALOFT_TRAJECTORY_MAX_STEPS', 1, 100_000_000)
+  const maxKeysPerAccount = int('ALOFT_MAX_KEYS_PER_ACCOUNT', 1, 100_000)
   if (Number.isFinite(headersTimeoutMs) && Number.isFinite(requestTimeoutMs) && headersTimeoutMs > requestTimeoutMs) {
     problems.push('ALOFT_HEADERS_TIMEOUT_MS must not exceed ALOFT_REQUEST_TIMEOUT_MS (the headers are part of the ' +
       'request)')
@@ -268,7 +275,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     maxTimeOffsetHours, shutdownGraceMs, cacheMegabytes, workers, interpolateIn, tileDegrees, upstreamConcurrency,
     upstreamPerMinute, upstreamTimeoutMs, fetchDeadlineMs, cacheMaxBytes, headersTimeoutMs, requestTimeoutMs,
     keepAliveTimeoutMs, maxConnections, maxInFlight, samplesMaxPoints, samplesMaxBodyBytes, samplesMaxUnits,
-    samplesWorkerThreshold, trajectoryMaxSteps
+    samplesWorkerThreshold, trajectoryMaxSteps, maxKeysPerAccount
   }
 }
 

@@ -109,7 +109,8 @@ export async function startService (config: Config, options: StartOptions = {}):
   const store = options.store ?? createStore({
     redisUrl: config.redisUrl,
     prefix: config.redisPrefix,
-    limits: { dailyAllowance: config.dailyAllowance, ratePerSecond: config.ratePerSecond, rateBurst: config.rateBurst },
+    limits: { dailyAllowance: config.dailyAllowance, ratePerSecond: config.ratePerSecond, rateBurst: config.rateBurst,
+      maxKeys: config.maxKeysPerAccount },
     logger
   })
   const data = options.dataPath === false ? undefined : dataPath(config, store, logger, metrics)

@@ -4,6 +4,9 @@
 //   P{acct}:account        hash    id, name, created_at
 //   P{acct}:keys           zset    member key id, score = P{acct}:key_seq at creation (newest highest)
 //   P{acct}:key_seq        string  counter ordering the account's keys
+//   P{acct}:live_keys      string  how many of the account's keys are live (made on first need)
+//   P{acct}:revoked        zset    member revoked key id, score its key_seq: the revoked keys kept
+//                                  (beyond the most kept, the oldest are forgotten)
 //   P{acct}:key:{key_id}   hash    id, account_id, prefix, name, created_at, revoked_at ('' while
 //                                  live), secret_sha256
 //   P{acct}:allowance      hash    day (UTC days since the epoch), used; expires an hour after that
@@ -25,6 +28,10 @@ export class KeyLayout {
   account (acct: string): string { return `${this.prefix}{${acct}}:account` }
   keys (acct: string): string { return `${this.prefix}{${acct}}:keys` }
   keySeq (acct: string): string { return `${this.prefix}{${acct}}:key_seq` }
+  liveKeys (acct: string): string { return `${this.prefix}{${acct}}:live_keys` }
+  revoked (acct: string): string { return `${this.prefix}{${acct}}:revoked` }
+  /** Every key record's name but the id (scripts build the account's other records' names from it). */
+  keyRecordPrefix (acct: string): string { return `${this.prefix}{${acct}}:key:` }
   key (acct: string, keyId: string): string { return `${this.prefix}{${acct}}:key:${keyId}` }
   allowance (acct: string): string { return `${this.prefix}{${acct}}:allowance` }
   rate (acct: string): string { return `${this.prefix}{${acct}}:rate` }

@@ -3,17 +3,18 @@
 // numbers back here, so both stores turn them into the same records.
 import type { AccountLimits, AllowanceState, RateDecision } from './store.js'
 
-export const DEFAULT_LIMITS: Readonly<AccountLimits> = Object.freeze({
+export const DEFAULT_LIMITS: Readonly<Required<AccountLimits>> = Object.freeze({
   dailyAllowance: 1000,
   ratePerSecond: 20,
-  rateBurst: 40
+  rateBurst: 40,
+  maxKeys: 100
 })
 
 const DAY_MS = 86_400_000
 
 /** Throws on limits that would make the arithmetic below meaningless. */
-export function checkLimits (limits: AccountLimits): AccountLimits {
-  const { dailyAllowance, ratePerSecond, rateBurst } = limits
+export function checkLimits (limits: AccountLimits): Required<AccountLimits> {
+  const { dailyAllowance, ratePerSecond, rateBurst, maxKeys = DEFAULT_LIMITS.maxKeys } = limits
   if (!Number.isSafeInteger(dailyAllowance) || dailyAllowance < 0) {
     throw new RangeError(`dailyAllowance must be an integer >= 0, got ${dailyAllowance}`)
   }
@@ -23,7 +24,10 @@ export function checkLimits (limits: AccountLimits): AccountLimits {
   if (!Number.isSafeInteger(rateBurst) || rateBurst < 1) {
     throw new RangeError(`rateBurst must be an integer >= 1, got ${rateBurst}`)
   }
-  return { dailyAllowance, ratePerSecond, rateBurst }
+  if (!Number.isSafeInteger(maxKeys) || maxKeys < 1) {
+    throw new RangeError(`maxKeys must be an integer >= 1, got ${maxKeys}`)
+  }
+  return { dailyAllowance, ratePerSecond, rateBurst, maxKeys }
 }
 
 /** An injected clock is floored to whole milliseconds so both stores see the same instant. */

@@ -2,20 +2,26 @@
 // Every method is synchronous inside, so each is atomic without locks.
 import {
   type AccountLimits, type AccountRecord, type AccountStore, type Admission, type AllowanceState, type Authentication,
-  type KeyRecord, type RateDecision, type Reservation, UnknownAccountError
+  type KeyPageRequest, type KeyRecord, type RateDecision, type Reservation, KeyLimitError, UnknownAccountError,
+  UnknownCursorError
 } from './store.js'
 import { allowanceState, checkLimits, clockMs, gcra, type Gcra, gcraStep, rateDecision, utcDay } from './limits.js'
 import { hashSecret, looksLikeSecret, newId, newSecret } from './secrets.js'
 
 interface StoredKey { record: KeyRecord, hash: string, seq: number }
 
+/** One account's keys in creation order (newest last), and how many are live. */
+interface AccountKeys { keys: StoredKey[], live: number, revoked: number }
+
 export class MemoryStore implements AccountStore {
   readonly kind = 'memory'
-  private readonly limits: AccountLimits
+  private readonly limits: Required<AccountLimits>
   private readonly gcra: Gcra
   private readonly accounts = new Map<string, AccountRecord>()
   private readonly keys = new Map<string, StoredKey>()
   private readonly keyByHash = new Map<string, string>()
+  /** Each account's keys: a listing reads only its own. */
+  private readonly byAccount = new Map<string, AccountKeys>()
   /** Only today's counter is kept per account; an older day is replaced on first touch. */
   private readonly usedToday = new Map<string, { day: number, used: number }>()
   /** Theoretical arrival time per account, in microseconds. */
@@ -41,11 +47,17 @@ export class MemoryStore implements AccountStore {
 
   async createKey (accountId: string, name: string): Promise<{ record: KeyRecord, secret: string }> {
     if (!this.accounts.has(accountId)) throw new UnknownAccountError(accountId)
+    let own = this.byAccount.get(accountId)
+    if (own === undefined) this.byAccount.set(accountId, own = { keys: [], live: 0, revoked: 0 })
+    if (own.live >= this.limits.maxKeys) throw new KeyLimitError(this.limits.maxKeys)
     const { secret, hash, prefix } = newSecret()
     const record: KeyRecord = { id: newId('key'), account_id: accountId, prefix, name, created_at: nowSeconds(),
       revoked_at: null }
-    this.keys.set(record.id, { record, hash, seq: ++this.seq })
+    const stored = { record, hash, seq: ++this.seq }
+    this.keys.set(record.id, stored)
     this.keyByHash.set(hash, record.id)
+    own.keys.push(stored)
+    own.live++
     return { record: { ...record }, secret }
   }
 
@@ -54,18 +66,37 @@ export class MemoryStore implements AccountStore {
     return key === undefined ? null : { ...key.record }
   }
 
-  async listKeys (accountId: string): Promise<KeyRecord[]> {
-    return [...this.keys.values()]
-      .filter((k) => k.record.account_id === accountId)
-      .sort((a, b) => b.seq - a.seq)
-      .map((k) => ({ ...k.record }))
+  async listKeys (accountId: string, page?: KeyPageRequest): Promise<KeyRecord[]> {
+    const keys = this.byAccount.get(accountId)?.keys ?? []
+    let from = keys.length - 1
+    if (page?.after !== undefined) {
+      const at = keys.findIndex((k) => k.record.id === page.after)
+      if (at < 0) throw new UnknownCursorError(`no key ${page.after} in this account's list`)
+      from = at - 1
+    }
+    const out: KeyRecord[] = []
+    for (let k = from; k >= 0 && out.length < (page?.limit ?? Infinity); k--) out.push({ ...keys[k].record })
+    return out
   }
 
   async revokeKey (accountId: string, keyId: string): Promise<KeyRecord | null> {
     const key = this.keys.get(keyId)
     if (key === undefined || key.record.account_id !== accountId) return null
-    key.record.revoked_at ??= nowSeconds()
+    if (key.record.revoked_at === null) {
+      key.record.revoked_at = nowSeconds()
+      const own = this.byAccount.get(accountId)!
+      own.live--
+      if (++own.revoked > this.limits.maxKeys) this.forgetOldestRevoked(own)
+    }
     return { ...key.record }
+  }
+
+  private forgetOldestRevoked (own: AccountKeys): void {
+    const at = own.keys.findIndex((k) => k.record.revoked_at !== null)
+    const [gone] = own.keys.splice(at, 1)
+    own.revoked--
+    this.keys.delete(gone.record.id)
+    this.keyByHash.delete(gone.hash)
   }
 
   async authenticate (secret: string): Promise<Authentication> {

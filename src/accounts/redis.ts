@@ -22,7 +22,8 @@
 // readiness) when neither AOF nor RDB is on, and warns when Redis comes back without aloft's data.
 import {
   type AccountLimits, type Admission, type AccountRecord, type AccountStore, type AllowanceState, type Authentication,
-  type KeyRecord, type RateDecision, type Reservation, StoreUnavailableError, UnknownAccountError
+  type KeyPageRequest, type KeyRecord, type RateDecision, type Reservation, KeyLimitError, StoreUnavailableError,
+  UnknownAccountError, UnknownCursorError
 } from './store.js'
 import { allowanceState, checkLimits, clockMs, gcra, type Gcra, rateDecision } from './limits.js'
 import { hashSecret, looksLikeSecret, newId, newSecret, sameHash } from './secrets.js'
@@ -57,7 +58,7 @@ export class RedisStore implements AccountStore {
   readonly kind = 'redis'
   private readonly redis: RedisClient
   private readonly k: KeyLayout
-  private readonly limits: AccountLimits
+  private readonly limits: Required<AccountLimits>
   private readonly gcra: Gcra
   private readonly timeoutMs: number
   private readonly logger: StoreLogger | undefined
@@ -127,8 +128,10 @@ export class RedisStore implements AccountStore {
     const id = newId('key')
     const record: KeyRecord = { id, account_id: accountId, prefix, name, created_at: nowSeconds(), revoked_at: null }
     const created = await this.script(SCRIPTS.createKey,
-      [this.k.account(accountId), this.k.key(accountId, id), this.k.keys(accountId), this.k.keySeq(accountId)],
-      [id, accountId, prefix, name, record.created_at, hash])
+      [this.k.account(accountId), this.k.key(accountId, id), this.k.keys(accountId), this.k.keySeq(accountId),
+        this.k.liveKeys(accountId)],
+      [id, accountId, prefix, name, record.created_at, hash, this.limits.maxKeys, this.k.keyRecordPrefix(accountId)])
+    if (created === -1) throw new KeyLimitError(this.limits.maxKeys)
     if (created !== 1) throw new UnknownAccountError(accountId)
     // The lookups live in other slots: written after the record, so a key is never found before it exists.
     await this.run(() => Promise.all([
@@ -146,9 +149,17 @@ export class RedisStore implements AccountStore {
     })
   }
 
-  async listKeys (accountId: string): Promise<KeyRecord[]> {
+  async listKeys (accountId: string, page?: KeyPageRequest): Promise<KeyRecord[]> {
+    let from = 0
+    if (page?.after !== undefined) {
+      const after = page.after
+      const rank = await this.run(() => this.redis.zrevrank(this.k.keys(accountId), after))
+      if (rank === null) throw new UnknownCursorError(`no key ${after} in this account's list`)
+      from = rank + 1
+    }
     return await this.run(async () => {
-      const ids = await this.redis.zrevrange(this.k.keys(accountId), 0, -1)
+      const ids = await this.redis.zrevrange(this.k.keys(accountId), from,
+        page === undefined ? -1 : from + page.limit - 1)
       if (ids.length === 0) return []
       const pipeline = this.redis.pipeline() // one slot: the account's
       for (const id of ids) pipeline.hmget(this.k.key(accountId, id), ...KEY_FIELDS)
@@ -164,9 +175,26 @@ export class RedisStore implements AccountStore {
   }
 
   async revokeKey (accountId: string, keyId: string): Promise<KeyRecord | null> {
-    const reply = await this.script(SCRIPTS.revokeKey, [this.k.key(accountId, keyId)],
-      [accountId, nowSeconds(), ...KEY_FIELDS])
-    return Array.isArray(reply) ? toKeyRecord(reply as Array<string | null>) : null
+    const reply = await this.script(SCRIPTS.revokeKey,
+      [this.k.key(accountId, keyId), this.k.liveKeys(accountId), this.k.revoked(accountId), this.k.keys(accountId)],
+      [accountId, nowSeconds(), this.limits.maxKeys, this.k.keyRecordPrefix(accountId), ...KEY_FIELDS])
+    if (!Array.isArray(reply)) return null
+    const [fields, forgotten] = reply as [Array<string | null>, string[] | null]
+    if (forgotten !== null && forgotten.length > 0) await this.forget(forgotten)
+    return toKeyRecord(fields)
+  }
+
+  /** The lookups (in other slots) of keys the account no longer keeps: pairs of key id and secret hash. */
+  private async forget (pairs: string[]): Promise<void> {
+    const gone: string[] = []
+    for (let k = 0; k < pairs.length; k += 2) {
+      gone.push(this.k.keyOwner(pairs[k]))
+      if (pairs[k + 1] !== '') {
+        gone.push(this.k.keyHash(pairs[k + 1]))
+        this.index.delete(pairs[k + 1])
+      }
+    }
+    await this.run(() => Promise.all(gone.map(async (key) => await this.redis.del(key))))
   }
 
   async authenticate (secret: string): Promise<Authentication> {

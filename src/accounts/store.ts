@@ -57,11 +57,37 @@ export interface AccountLimits {
   dailyAllowance: number
   ratePerSecond: number
   rateBurst: number
+  /**
+   * Live keys an account may hold; as many revoked ones are kept (newest first) to be listed and
+   * told apart, older revoked keys are forgotten. Default 100.
+   */
+  maxKeys?: number
+}
+
+/** One page of an account's keys, newest first. */
+export interface KeyPageRequest {
+  /** At most this many. */
+  limit: number
+  /** The keys after this key id (the last of the previous page). */
+  after?: string
 }
 
 /** Thrown (or rejected with) when the backing store cannot be reached in bounded time. */
 export class StoreUnavailableError extends Error {
   override readonly name = 'StoreUnavailableError'
+}
+
+/** Rejected with when an account already holds its most live keys. */
+export class KeyLimitError extends Error {
+  override readonly name = 'KeyLimitError'
+  constructor (readonly limit: number) {
+    super(`the account holds ${limit} live keys, the most allowed`)
+  }
+}
+
+/** Rejected with when a page asks for the keys after a key the account does not (or no longer) list. */
+export class UnknownCursorError extends Error {
+  override readonly name = 'UnknownCursorError'
 }
 
 /** Rejected with when a key is created for an account that does not exist. */
@@ -82,14 +108,21 @@ export interface AccountStore {
   getAccount (id: string): Promise<AccountRecord | null>
   /**
    * Returns the record and the secret; the secret is never stored nor returned again.
-   * Rejects with UnknownAccountError when the account does not exist.
+   * Rejects with UnknownAccountError when the account does not exist, KeyLimitError when it holds
+   * its most live keys.
    */
   createKey (accountId: string, name: string): Promise<{ record: KeyRecord, secret: string }>
   /** One key by id, whatever its account (the operator CLI revokes by key id alone). */
   getKey (keyId: string): Promise<KeyRecord | null>
-  /** Newest first. */
-  listKeys (accountId: string): Promise<KeyRecord[]>
-  /** Idempotent; null when the key does not exist or belongs to another account. */
+  /**
+   * Newest first: every key kept, or one page (UnknownCursorError when `after` is not listed). Reads
+   * only this account's keys.
+   */
+  listKeys (accountId: string, page?: KeyPageRequest): Promise<KeyRecord[]>
+  /**
+   * Idempotent; null when the key does not exist or belongs to another account. Revoked keys
+   * beyond the most kept are forgotten, oldest first.
+   */
   revokeKey (accountId: string, keyId: string): Promise<KeyRecord | null>
   authenticate (secret: string): Promise<Authentication>
   /** Today's counter, without charging. `nowMs` is injectable for the day boundary. */

@@ -94,6 +94,12 @@ export const PROBLEM_CODES = {
       'its grid, or no model time lies within the allowed offset of the requested time. `detail` names the nearest ' +
         'available times.'
   },
+  key_limit_reached: {
+    status: 409,
+    title: 'Key limit reached',
+    about: 'The account holds the most live API keys it may (ALOFT_MAX_KEYS_PER_ACCOUNT, 100 by default). Revoke ' +
+      'a key you no longer use (`DELETE /v1/keys/{id}`), then create the new one.'
+  },
   outside_vertical_range: {
     status: 409,
     title: 'Outside supported vertical range',
@@ -103,8 +109,8 @@ export const PROBLEM_CODES = {
   rate_limited: {
     status: 429,
     title: 'Too many requests',
-    about: 'The account made profile requests faster than its request rate allows. Wait the number of seconds in ' +
-      '`Retry-After`; `RateLimit-*` headers describe the bucket.',
+    about: 'The account made requests faster than its request rate allows, or has too many under way at once. ' +
+      'Wait the number of seconds in `Retry-After`; `RateLimit-*` headers describe the bucket.',
     retryAfter: true
   },
   daily_allowance_exhausted: {

@@ -4,7 +4,7 @@
 import type { TSchema } from '@sinclair/typebox'
 import {
   AtmosphereRequest, AtmosphereResponse, BetaUsage, Capabilities, CreatedAccount, CreatedKey,
-  AccountInfo, Health, KeyInfo, KeyList, NewAccount, NewKey
+  AccountInfo, Health, KeyInfo, KeyList, KeyListQuery, NewAccount, NewKey
 } from './schemas.js'
 import { PROFILE_UNAUTHORIZED_TITLE, type ProblemCodeName } from './codes.js'
 import { LIMITS } from './limits.js'
@@ -115,28 +115,32 @@ export const ROUTES: readonly RouteSpec[] = [
   route({
     method: 'GET', path: '/v1/atmosphere/usage', operationId: 'usage_v1_atmosphere_usage_get', tag: 'atmosphere',
     summary: "Today's upstream attempts and remaining daily allowance of the calling account",
-    auth: 'api_key', success: { status: 200, schema: BetaUsage }, problems: KEY_PROBLEMS
+    auth: 'api_key', admissionCost: 1, success: { status: 200, schema: BetaUsage },
+    problems: [...KEY_PROBLEMS, 'rate_limited']
   }),
   route({
     method: 'POST', path: '/v1/keys', operationId: 'create_key', tag: 'keys',
     summary: 'Create an API key for the calling account (the secret is shown once)',
-    auth: 'api_key', body: json(NewKey), success: { status: 201, schema: CreatedKey },
-    problems: [...KEY_PROBLEMS, ...BODY_PROBLEMS]
+    auth: 'api_key', admissionCost: 1, body: json(NewKey), success: { status: 201, schema: CreatedKey },
+    problems: [...KEY_PROBLEMS, 'rate_limited', ...BODY_PROBLEMS, 'key_limit_reached']
   }),
   route({
     method: 'GET', path: '/v1/keys', operationId: 'list_keys', tag: 'keys',
-    summary: "The calling account's keys, newest first",
-    auth: 'api_key', success: { status: 200, schema: KeyList }, problems: KEY_PROBLEMS
+    summary: "The calling account's keys, newest first, a page at a time",
+    auth: 'api_key', admissionCost: 1, query: KeyListQuery, success: { status: 200, schema: KeyList },
+    problems: [...KEY_PROBLEMS, 'rate_limited', 'invalid_request']
   }),
   route({
     method: 'DELETE', path: '/v1/keys/:id', operationId: 'revoke_key', tag: 'keys',
     summary: 'Revoke one of the calling account\'s keys (idempotent)',
-    auth: 'api_key', success: { status: 200, schema: KeyInfo }, problems: [...KEY_PROBLEMS, 'not_found']
+    auth: 'api_key', admissionCost: 1, success: { status: 200, schema: KeyInfo },
+    problems: [...KEY_PROBLEMS, 'rate_limited', 'not_found']
   }),
   route({
     method: 'GET', path: '/v1/account', operationId: 'get_account', tag: 'keys',
     summary: 'The calling account and its allowance',
-    auth: 'api_key', success: { status: 200, schema: AccountInfo }, problems: KEY_PROBLEMS
+    auth: 'api_key', admissionCost: 1, success: { status: 200, schema: AccountInfo },
+    problems: [...KEY_PROBLEMS, 'rate_limited']
   }),
   route({
     method: 'POST', path: '/v1/admin/accounts', operationId: 'create_account', tag: 'admin',

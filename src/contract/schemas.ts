@@ -175,8 +175,23 @@ export const KeyInfo = Type.Object({
 }, { additionalProperties: false, $id: 'KeyInfo' })
 export type KeyInfo = Static<typeof KeyInfo>
 
-export const KeyList = Type.Object({ keys: Type.Array(KeyInfo) }, { additionalProperties: false, $id: 'KeyList' })
+export const KeyList = Type.Object({
+  keys: Type.Array(KeyInfo, { description: 'newest first' }),
+  next_cursor: Type.Union([Type.String(), Type.Null()], {
+    description: 'pass as `cursor` for the next page; null on the last page'
+  })
+}, { additionalProperties: false, $id: 'KeyList' })
 export type KeyList = Static<typeof KeyList>
+
+/** Keys per page of GET /v1/keys (its `limit` query parameter's bounds and default). */
+export const KEY_PAGE = { min: 1, max: 100, default: 100 } as const
+
+export const KeyListQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: KEY_PAGE.min, maximum: KEY_PAGE.max,
+    description: `keys per page (default ${KEY_PAGE.default})` })),
+  cursor: Type.Optional(Type.String({ maxLength: 64, description: 'the previous page\'s next_cursor' }))
+}, { additionalProperties: false, $id: 'KeyListQuery' })
+export type KeyListQuery = Static<typeof KeyListQuery>
 
 export const AccountInfo = Type.Object({
   id: Type.String(),

@@ -27,7 +27,7 @@ t.test('an account\'s keys spread over the cluster by account, each account in o
     t.match(await store.reserve(account.id), { ok: true })
   }
   const keys = [...(await cluster.dump('spread:')).keys()]
-  t.equal(keys.length, 6 * 8 + 1, 'eight keys per account and the layout marker, found on the masters')
+  t.equal(keys.length, 6 * 9 + 1, 'nine keys per account and the layout marker, found on the masters')
 })
 
 t.test('the clustered upstream limiter runs its scripts on the cluster', async (t) => {

@@ -33,16 +33,20 @@ t.test('every key the store writes lives under its prefix', async (t) => {
   const [store, , prefix] = twoInstances(t)
   const account = await store.createAccount('a')
   const { record } = await store.createKey(account.id, 'k')
+  const { record: revoked } = await store.createKey(account.id, 'revoked')
+  await store.revokeKey(account.id, revoked.id)
   await store.reserve(account.id)
   await store.takeRequest(account.id)
   const keys = [...(await dumpPrefix(url, prefix)).keys()].sort()
   const layout = new KeyLayout(prefix)
   const a = account.id
-  const secretHash = keys.find((k) => k.includes('key_hash:'))!.split('key_hash:')[1]
+  const secretHashes = keys.filter((k) => k.includes('key_hash:')).map((k) => k.split('key_hash:')[1])
   t.same(keys, [
-    layout.layout, layout.account(a), layout.keys(a), layout.keySeq(a), layout.key(a, record.id), layout.allowance(a),
-    layout.rate(a), layout.keyHash(secretHash), layout.keyOwner(record.id)
+    layout.layout, layout.account(a), layout.keys(a), layout.keySeq(a), layout.liveKeys(a), layout.revoked(a),
+    layout.key(a, record.id), layout.key(a, revoked.id), layout.allowance(a), layout.rate(a),
+    ...secretHashes.map((h) => layout.keyHash(h)), layout.keyOwner(record.id), layout.keyOwner(revoked.id)
   ].sort(), 'exactly the documented keys')
+  t.equal(secretHashes.length, 2)
   for (const k of keys) {
     if (k.includes(`{${a}}`)) t.ok(k.startsWith(`${prefix}{${a}}:`), `${k}: the account's hash tag comes first`)
   }

@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Test } from 'tap'
 import {
-  type AccountLimits, type AccountStore, DEFAULT_LIMITS, UnknownAccountError
+  type AccountLimits, type AccountStore, DEFAULT_LIMITS, KeyLimitError, UnknownAccountError, UnknownCursorError
 } from '../../src/accounts/index.js'
 
 export interface StoreUnderTest {
@@ -136,6 +136,57 @@ export function storeContract (t: Test, make: MakeStore): void {
     t.equal(await store.revokeKey(owner.id, 'key_doesnotexist00000'), null)
     t.same(await store.authenticate(secret), { ok: true, account_id: owner.id, key_id: record.id })
     t.same(await store.getKey(record.id), record)
+  })
+
+  t.test('listKeys pages newest first from a key id; an id not listed is UnknownCursorError', async (t) => {
+    const { store } = await open(t)
+    const account = await store.createAccount('a')
+    const ids: string[] = []
+    for (let k = 0; k < 5; k++) ids.push((await store.createKey(account.id, `k${k}`)).record.id)
+    ids.reverse()
+    const first = await store.listKeys(account.id, { limit: 2 })
+    t.same(first.map((k) => k.id), ids.slice(0, 2))
+    const second = await store.listKeys(account.id, { limit: 2, after: first[1].id })
+    t.same(second.map((k) => k.id), ids.slice(2, 4))
+    const last = await store.listKeys(account.id, { limit: 2, after: second[1].id })
+    t.same(last.map((k) => k.id), ids.slice(4))
+    t.same(await store.listKeys(account.id, { limit: 2, after: last[0].id }), [])
+    await t.rejects(store.listKeys(account.id, { limit: 2, after: 'key_doesnotexist00000' }), UnknownCursorError)
+  })
+
+  t.test('an account holds at most maxKeys live keys: createKey refuses with KeyLimitError until one is revoked',
+    async (t) => {
+      const { store } = await open(t, { maxKeys: 3 })
+      const account = await store.createAccount('a')
+      const made = []
+      for (let k = 0; k < 3; k++) made.push((await store.createKey(account.id, `k${k}`)).record)
+      await t.rejects(store.createKey(account.id, 'one too many'), KeyLimitError)
+      await store.revokeKey(account.id, made[0].id)
+      await store.revokeKey(account.id, made[0].id) // a second revoke frees nothing more
+      t.ok(await store.createKey(account.id, 'replacement'))
+      await t.rejects(store.createKey(account.id, 'one too many again'), KeyLimitError)
+      const other = await store.createAccount('b')
+      t.ok(await store.createKey(other.id, 'k'), 'each account has its own limit')
+    })
+
+  t.test('revoked keys beyond maxKeys are forgotten, oldest first', async (t) => {
+    const { store, stored } = await open(t, { maxKeys: 2 })
+    const account = await store.createAccount('a')
+    const revoked: Array<{ id: string, secret: string }> = []
+    for (let k = 0; k < 4; k++) {
+      const { record, secret } = await store.createKey(account.id, `k${k}`)
+      await store.revokeKey(account.id, record.id)
+      revoked.push({ id: record.id, secret })
+    }
+    const live = await store.createKey(account.id, 'live')
+    t.same((await store.listKeys(account.id)).map((k) => k.id), [live.record.id, revoked[3].id, revoked[2].id],
+      'the live key and the two newest revoked')
+    for (const gone of revoked.slice(0, 2)) {
+      t.equal(await store.getKey(gone.id), null, 'forgotten')
+      t.same(await store.authenticate(gone.secret), { ok: false, reason: 'invalid_api_key' })
+      t.notOk((await stored()).includes(gone.id), 'nothing of it is stored')
+    }
+    t.same(await store.authenticate(revoked[3].secret), { ok: false, reason: 'revoked_api_key' })
   })
 
   t.test('getKey of an unknown id is null', async (t) => {

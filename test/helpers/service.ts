@@ -57,7 +57,8 @@ export async function startTestService (t: Test, options: TestServiceOptions = {
   const store = options.store ?? createStore({
     redisUrl: options.redisPrefix !== undefined ? (process.env.REDIS_URL ?? 'redis://127.0.0.1:6379') : undefined,
     prefix: options.redisPrefix,
-    limits: { dailyAllowance: config.dailyAllowance, ratePerSecond: config.ratePerSecond, rateBurst: config.rateBurst }
+    limits: { dailyAllowance: config.dailyAllowance, ratePerSecond: config.ratePerSecond, rateBurst: config.rateBurst,
+      maxKeys: config.maxKeysPerAccount }
   })
   const service = await startService(config, {
     logger,
