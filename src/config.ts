@@ -41,7 +41,19 @@ export interface Config {
   requestTimeoutMs: number
   keepAliveTimeoutMs: number
   maxConnections: number
+  /** Open connections from one client address at most (0: no per-address limit). */
+  maxConnectionsPerAddress: number
   maxInFlight: number
+  /** Requests of one account handled at once at most. */
+  maxInFlightPerAccount: number
+  /** How long an answer's queued bytes may wait on a client that reads nothing. */
+  writeTimeoutMs: number
+  /** /metrics needs `Authorization: Bearer` this token (unset: open). */
+  metricsToken: string | undefined
+  /** /metrics is served on this port instead of the service's (unset: the service's). */
+  metricsPort: number | undefined
+  /** Shared memory large samples requests may hold at once (bytes). */
+  samplesMemoryBytes: number
   /** Bulk samples: most points, body bytes and distinct source units per request. */
   samplesMaxPoints: number
   samplesMaxBodyBytes: number
@@ -93,7 +105,8 @@ export const VARIABLES: readonly VariableSpec[] = [
   { name: 'ALOFT_DAILY_ALLOWANCE', default: '1000', about: 'upstream attempts per account per UTC day (integer >= 0)' },
   {
     name: 'ALOFT_RATE_PER_SECOND', default: '20',
-    about: 'sustained data requests per second per account (> 0; a samples request takes one per started 10 000 points)'
+    about: 'sustained requests per second per account, every keyed route (> 0; a samples request takes one per ' +
+      'started 10 000 points, a trajectory one per started 10 000 steps)'
   },
   { name: 'ALOFT_RATE_BURST', default: '40', about: 'request burst per account (integer >= 1)' },
   {
@@ -139,8 +152,29 @@ export const VARIABLES: readonly VariableSpec[] = [
   { name: 'ALOFT_KEEP_ALIVE_TIMEOUT_MS', default: '5000', about: 'how long an idle connection is kept open' },
   { name: 'ALOFT_MAX_CONNECTIONS', default: '1024', about: 'open connections at most; more are refused' },
   {
+    name: 'ALOFT_MAX_CONNECTIONS_PER_ADDRESS', default: '128',
+    about: 'open connections from one client address at most; more are answered 503 and closed (0: no limit, e.g. ' +
+      'behind a proxy whose own address every connection has)'
+  },
+  {
     name: 'ALOFT_MAX_IN_FLIGHT', default: '256',
     about: 'requests handled at once at most; beyond, a 503 service_unavailable with Retry-After'
+  },
+  {
+    name: 'ALOFT_MAX_IN_FLIGHT_PER_ACCOUNT', default: '32',
+    about: 'requests of one account handled at once at most; beyond, a 429 rate_limited with Retry-After'
+  },
+  {
+    name: 'ALOFT_WRITE_TIMEOUT_MS', default: '30000',
+    about: 'how long an answer may wait on a client that reads none of it before the connection is closed'
+  },
+  {
+    name: 'ALOFT_METRICS_TOKEN', default: '',
+    about: 'when set (at least 16 characters), /metrics needs Authorization: Bearer <token>'
+  },
+  {
+    name: 'ALOFT_METRICS_PORT', default: '',
+    about: 'when set, /metrics is served on this port (same HOST) and not on PORT'
   },
   {
     name: 'ALOFT_SAMPLES_MAX_POINTS', default: String(LIMITS.samplesMaxPoints),
@@ -149,6 +183,11 @@ export const VARIABLES: readonly VariableSpec[] = [
   {
     name: 'ALOFT_SAMPLES_MAX_BODY_MB', default: String(LIMITS.samplesMaxBodyBytes / 1024 / 1024),
     about: 'largest bulk samples body (MiB, JSON or Arrow)'
+  },
+  {
+    name: 'ALOFT_SAMPLES_MEMORY_MB', default: '1024',
+    about: 'shared memory (MiB) the large bulk samples requests being computed or written may hold together; ' +
+      'beyond, a 503 service_unavailable with Retry-After'
   },
   {
     name: 'ALOFT_SAMPLES_MAX_UNITS', default: '32',
@@ -257,7 +296,19 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   const requestTimeoutMs = int('ALOFT_REQUEST_TIMEOUT_MS', 100, 3_600_000)
   const keepAliveTimeoutMs = int('ALOFT_KEEP_ALIVE_TIMEOUT_MS', 0, 600_000)
   const maxConnections = int('ALOFT_MAX_CONNECTIONS', 1, 1_000_000)
+  const maxConnectionsPerAddress = int('ALOFT_MAX_CONNECTIONS_PER_ADDRESS', 0, 1_000_000)
   const maxInFlight = int('ALOFT_MAX_IN_FLIGHT', 1, 1_000_000)
+  const maxInFlightPerAccount = int('ALOFT_MAX_IN_FLIGHT_PER_ACCOUNT', 1, 1_000_000)
+  const writeTimeoutMs = int('ALOFT_WRITE_TIMEOUT_MS', 100, 3_600_000)
+  const metricsToken = env.ALOFT_METRICS_TOKEN === undefined || env.ALOFT_METRICS_TOKEN === ''
+    ? undefined
+    : env.ALOFT_METRICS_TOKEN
+  if (metricsToken !== undefined && (metricsToken.length < 16 || /\s/.test(metricsToken))) {
+    problems.push('ALOFT_METRICS_TOKEN is invalid: expected at least 16 characters without white space ' +
+      '(the value is not shown)')
+  }
+  const metricsPort = raw('ALOFT_METRICS_PORT') === '' ? undefined : int('ALOFT_METRICS_PORT', 0, 65535)
+  const samplesMemoryBytes = int('ALOFT_SAMPLES_MEMORY_MB', 16, 1_048_576) * 1024 * 1024
   const samplesMaxPoints = int('ALOFT_SAMPLES_MAX_POINTS', 1, 10_000_000)
   const samplesMaxBodyBytes = int('ALOFT_SAMPLES_MAX_BODY_MB', 1, 4096) * 1024 * 1024
   const samplesMaxUnits = int('ALOFT_SAMPLES_MAX_UNITS', 1, 10_000)
@@ -274,8 +325,9 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     port, host, redisUrl, redisPrefix, adminToken, logLevel, source, cacheDir, dailyAllowance, ratePerSecond, rateBurst,
     maxTimeOffsetHours, shutdownGraceMs, cacheMegabytes, workers, interpolateIn, tileDegrees, upstreamConcurrency,
     upstreamPerMinute, upstreamTimeoutMs, fetchDeadlineMs, cacheMaxBytes, headersTimeoutMs, requestTimeoutMs,
-    keepAliveTimeoutMs, maxConnections, maxInFlight, samplesMaxPoints, samplesMaxBodyBytes, samplesMaxUnits,
-    samplesWorkerThreshold, trajectoryMaxSteps, maxKeysPerAccount
+    keepAliveTimeoutMs, maxConnections, maxConnectionsPerAddress, maxInFlight, maxInFlightPerAccount,
+    writeTimeoutMs, metricsToken, metricsPort, samplesMaxPoints, samplesMaxBodyBytes, samplesMaxUnits,
+    samplesMemoryBytes, samplesWorkerThreshold, trajectoryMaxSteps, maxKeysPerAccount
   }
 }
 

@@ -12,7 +12,7 @@ import { SamplesEngine } from './samples/engine.js'
 import { TrajectoryService } from './trajectory/service.js'
 import { TRAJECTORY_LIMITS } from './contract/trajectory.js'
 import { createApp, type App } from './http/app.js'
-import { listen } from './http/server.js'
+import { listen, type HttpServer } from './http/server.js'
 import { StartupError, listenFailure } from './startup-error.js'
 
 export interface RunningService {
@@ -27,6 +27,8 @@ export interface RunningService {
   logger: Logger
   metrics: Metrics
   url: string
+  /** Where /metrics is served when ALOFT_METRICS_PORT moves it off the service's port. */
+  metricsUrl: string | undefined
   /** Graceful stop; resolves when everything is closed. Safe to call twice. */
   close: () => Promise<void>
 }
@@ -72,7 +74,8 @@ function dataPath (config: Config, store: AccountStore, logger: Logger, metrics:
     cacheBytes: config.cacheMegabytes * 1024 * 1024
   })
   const samples = new SamplesEngine({ source, field, store, registry: metrics.registry,
-    maxUnits: config.samplesMaxUnits, workerThreshold: config.samplesWorkerThreshold })
+    maxUnits: config.samplesMaxUnits, workerThreshold: config.samplesWorkerThreshold,
+    memoryBytes: config.samplesMemoryBytes })
   const profiles = new ProfileService({
     source, field, interpolateIn: config.interpolateIn, registry: metrics.registry
   })
@@ -118,26 +121,41 @@ export async function startService (config: Config, options: StartOptions = {}):
     await data?.field.close()
     await data?.source.close()
   }
-  const app = createApp({ config, store, logger, metrics, now: options.now, ...dataParts(data) })
-  let http
+  const deps = { config, store, logger, metrics, now: options.now, ...dataParts(data) }
+  const app = createApp(deps)
+  const httpOptions = {
+    ...config, onConnectionRefused: () => metrics.httpCutOff.labels('connections_per_address').inc()
+  }
+  let http: HttpServer | undefined
+  let metricsHttp: HttpServer | undefined
+  let port = config.port
   try {
-    http = await listen(app, config, logger)
+    http = await listen(app, httpOptions, logger)
+    if (config.metricsPort !== undefined) {
+      port = config.metricsPort
+      metricsHttp = await listen(createApp(deps, 'metrics'), { ...httpOptions, port }, logger)
+    }
   } catch (err) {
+    await http?.close()
     await closeData()
     await store.close()
-    throw listenFailure(err, config.host, config.port) ?? err
+    throw listenFailure(err, config.host, port) ?? err
   }
-  logger.info({ url: http.url, store: store.kind, source: config.source.kind }, 'aloft listening')
+  const served = http
+  logger.info({ url: http.url, store: store.kind, source: config.source.kind,
+    ...(metricsHttp !== undefined ? { metrics_url: metricsHttp.url } : {}) }, 'aloft listening')
 
   let closing: Promise<void> | undefined
   const close = (): Promise<void> => {
     closing ??= (async () => {
-      await http.close()
+      await metricsHttp?.close()
+      await served.close()
       await closeData()
       await store.close()
       logger.info('aloft stopped')
     })()
     return closing
   }
-  return { app, server: http.server, url: http.url, store, logger, metrics, ...dataParts(data), close }
+  return { app, server: served.server, url: served.url, metricsUrl: metricsHttp?.url, store, logger, metrics,
+    ...dataParts(data), close }
 }

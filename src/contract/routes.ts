@@ -12,8 +12,11 @@ import { ARROW_STREAM, SamplesRequest, SamplesResponse } from './samples.js'
 import { TrajectoryRequest, TrajectoryResponse } from './trajectory.js'
 
 export type Method = 'GET' | 'POST' | 'DELETE'
-/** Who may call a route: anyone, an API key, or the operator token (ALOFT_ADMIN_TOKEN). */
-export type Auth = 'none' | 'api_key' | 'admin'
+/**
+ * Who may call a route: anyone, an API key, the operator token (ALOFT_ADMIN_TOKEN), or whoever holds
+ * the metrics token when one is configured (ALOFT_METRICS_TOKEN; else anyone).
+ */
+export type Auth = 'none' | 'api_key' | 'admin' | 'metrics'
 
 export interface RouteSpec {
   operationId: string
@@ -178,7 +181,9 @@ export const ROUTES: readonly RouteSpec[] = [
   }),
   route({
     method: 'GET', path: '/metrics', operationId: 'metrics', tag: 'meta',
-    summary: 'Prometheus metrics', auth: 'none', success: { status: 200, mediaType: 'text/plain' }
+    summary: 'Prometheus metrics (on ALOFT_METRICS_PORT instead when one is set; with ALOFT_METRICS_TOKEN, a bearer ' +
+      'token)', auth: 'metrics', success: { status: 200, mediaType: 'text/plain' },
+    problems: ['unauthorized', 'forbidden']
   }),
   route({
     method: 'GET', path: '/openapi.json', operationId: 'openapi', tag: 'meta',
@@ -197,7 +202,18 @@ export function allowValue (methods: Iterable<Method>): string {
   return [...new Set(methods)].sort().join(', ')
 }
 
-/** The routes an instance serves: operator routes only when an operator token is configured. */
-export function servedRoutes (adminToken: string | undefined): RouteSpec[] {
-  return ROUTES.filter((r) => r.auth !== 'admin' || adminToken !== undefined)
+/** Where a route is served: the service's own port, or the metrics port (ALOFT_METRICS_PORT). */
+export type Listener = 'service' | 'metrics'
+
+/**
+ * The routes a listener serves: operator routes only when an operator token is configured; the
+ * metrics route on the metrics port when one is set, else on the service's.
+ */
+export function servedRoutes (
+  adminToken: string | undefined, options: { listener?: Listener, metricsPort?: number } = {}
+): RouteSpec[] {
+  const metricsApart = options.metricsPort !== undefined
+  if (options.listener === 'metrics') return ROUTES.filter((r) => r.auth === 'metrics')
+  return ROUTES.filter((r) =>
+    (r.auth !== 'admin' || adminToken !== undefined) && !(r.auth === 'metrics' && metricsApart))
 }

@@ -5,7 +5,7 @@ import polka from 'polka'
 import type { ServerResponse } from 'node:http'
 import { randomUUID } from 'node:crypto'
 import { parse as parsePattern } from 'regexparam'
-import { allowValue, servedRoutes, type RouteSpec } from '../contract/routes.js'
+import { allowValue, servedRoutes, type Listener, type RouteSpec } from '../contract/routes.js'
 import { validate } from '../contract/validate.js'
 import { buildOpenApi } from '../contract/openapi.js'
 import { compileSerializer, type Serializer } from '../contract/serialize.js'
@@ -13,7 +13,8 @@ import { HttpProblem, problemBody, sendProblem } from './problem.js'
 import { ClientGoneError, parseJsonBytes, readJsonBytes } from './body.js'
 import type { ClientErrorListener } from './client-error.js'
 import type { ResponseCache } from '../profile/response-cache.js'
-import { admit, authenticate, checkAdmin } from './auth.js'
+import { admit, authenticate, checkAdmin, checkBearer } from './auth.js'
+import { WriteWatch } from './write-watch.js'
 import type { AloftRequest, AppDeps, Handlers, Reply } from './context.js'
 import { accountHandlers } from './routes/accounts.js'
 import { metaHandlers } from './routes/meta.js'
@@ -39,11 +40,13 @@ export interface App {
   inFlight: () => number
   /** Logs and counts an answer Node's parser made us send before any request existed (client-error.ts). */
   clientErrorAnswered: ClientErrorListener
+  /** Stops the app's own timers (the write watch). */
+  stop: () => void
 }
 
-export function createApp (deps: AppDeps): App {
+export function createApp (deps: AppDeps, listener: Listener = 'service'): App {
   const { config, logger, metrics } = deps
-  const routes = servedRoutes(config.adminToken)
+  const routes = servedRoutes(config.adminToken, { listener, metricsPort: config.metricsPort })
   const openapi = JSON.stringify(buildOpenApi(routes))
   const handlers: Handlers = {
     ...metaHandlers(deps, openapi),
@@ -64,12 +67,20 @@ export function createApp (deps: AppDeps): App {
     matchers.find((m) => m.route.method === req.method && m.pattern.test(req.path))?.route.operationId ??
       UNMATCHED_ROUTE
   let inFlight = 0
+  /** Requests under way per account (ALOFT_MAX_IN_FLIGHT_PER_ACCOUNT). */
+  const accountInFlight = new Map<string, number>()
+  const writes = new WriteWatch(config.writeTimeoutMs, (res, queued) => {
+    metrics.httpCutOff.labels('write_stalled').inc()
+    logger.warn({ request_id: (res.req as AloftRequest).id, queued_bytes: queued, timeout_ms: config.writeTimeoutMs },
+      'an answer waited on a client that read none of it: connection closed')
+  })
 
   const app: App = {
     handler: undefined as unknown as App['handler'],
     routes,
     draining: false,
     inFlight: () => inFlight,
+    stop: () => writes.close(),
     clientErrorAnswered: (problem, requestId) => {
       seriesOf(UNMATCHED_ROUTE, UNPARSED_METHOD, problem.status).count()
       logger.info({ request_id: requestId, route: UNMATCHED_ROUTE, status: problem.status, code: problem.code },
@@ -178,6 +189,7 @@ export function createApp (deps: AppDeps): App {
     }
     // 'close' comes after every response, sent ('finish' first) or cut off: one listener serves both
     res.on('close', finish)
+    writes.watch(res)
     if (inFlight > config.maxInFlight && !ALWAYS_ANSWERED.has(req.path)) {
       throw new HttpProblem('service_unavailable', {
         detail: `This instance is handling ${config.maxInFlight} requests already; try again shortly.`,
@@ -212,7 +224,10 @@ export function createApp (deps: AppDeps): App {
           : await authenticate(req, deps.store, route.unauthorizedTitle)
       } else if (route.auth === 'admin') {
         checkAdmin(req, config.adminToken as string)
+      } else if (route.auth === 'metrics' && config.metricsToken !== undefined) {
+        checkBearer(req, config.metricsToken, 'aloft-metrics', 'metrics token')
       }
+      if (accountId !== '') holdFor(accountId, res)
       let body: unknown
       let bytes: Buffer | undefined
       let generation = 0
@@ -234,6 +249,24 @@ export function createApp (deps: AppDeps): App {
       if (reply.streamed === true) return
       const answer = send(res, reply, route.success.status, serialize)
       if (reply.sharable === true && kept !== undefined && bytes !== undefined) kept.set(bytes, answer, generation)
+    })
+  }
+
+  /** Counts a request against its account's share of the instance until its answer closes. */
+  function holdFor (accountId: string, res: ServerResponse): void {
+    const held = accountInFlight.get(accountId) ?? 0
+    if (held >= config.maxInFlightPerAccount) {
+      throw new HttpProblem('rate_limited', {
+        detail: `This account has ${held} requests under way on this instance, the most it may ` +
+          `(ALOFT_MAX_IN_FLIGHT_PER_ACCOUNT); wait for some to finish.`,
+        headers: { 'Retry-After': 1 }
+      })
+    }
+    accountInFlight.set(accountId, held + 1)
+    res.once('close', () => {
+      const left = (accountInFlight.get(accountId) ?? 1) - 1
+      if (left > 0) accountInFlight.set(accountId, left)
+      else accountInFlight.delete(accountId)
     })
   }
 

@@ -80,16 +80,21 @@ function digest (text: string): Buffer {
 
 /** Checks `Authorization: Bearer <token>` against the operator token in constant time. */
 export function checkAdmin (req: AloftRequest, token: string): void {
+  checkBearer(req, token, 'aloft-admin', 'operator token')
+}
+
+/** Checks `Authorization: Bearer <token>` against `token` in constant time. */
+export function checkBearer (req: AloftRequest, token: string, realm: string, what: string): void {
   const header = req.headers.authorization
   const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header)
   if (match === null) {
     throw new HttpProblem('unauthorized', {
-      detail: 'Send the operator token as Authorization: Bearer <token>.',
-      headers: { 'WWW-Authenticate': 'Bearer realm="aloft-admin"' }
+      detail: `Send the ${what} as Authorization: Bearer <token>.`,
+      headers: { 'WWW-Authenticate': `Bearer realm="${realm}"` }
     })
   }
   // Hashing first gives equal lengths, so the comparison leaks nothing about the token.
   if (!timingSafeEqual(digest(match[1]), digest(token))) {
-    throw new HttpProblem('forbidden', { detail: 'The operator token is not valid.' })
+    throw new HttpProblem('forbidden', { detail: `The ${what} is not valid.` })
   }
 }

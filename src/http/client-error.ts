@@ -28,6 +28,7 @@ export function clientErrorResponse (problem: HttpProblem, requestId: string = r
   return `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? ''}\r\n` +
     'Content-Type: application/problem+json\r\n' +
     'X-Content-Type-Options: nosniff\r\n' +
+    Object.entries(problem.options.headers ?? {}).map(([name, value]) => `${name}: ${value}\r\n`).join('') +
     `Content-Length: ${Buffer.byteLength(json)}\r\n` +
     `X-Request-Id: ${requestId}\r\n` +
     'Connection: close\r\n\r\n' + json

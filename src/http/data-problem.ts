@@ -4,6 +4,7 @@ import { StoreUnavailableError } from '../accounts/store.js'
 import { SourceError } from '../source/index.js'
 import { PoolBusyError, UnusableUnitError } from '../field/index.js'
 import { ProfileError } from '../profile/service.js'
+import { MemoryBusyError } from '../samples/arena.js'
 import { HttpProblem, retryAfterSeconds, storeUnavailable } from './problem.js'
 
 /** The problem for a data-path error; anything else is returned as it is (a 500 later). */
@@ -22,6 +23,12 @@ export function dataProblem (err: unknown): unknown {
   if (err instanceof ProfileError) return new HttpProblem(err.code, { detail: err.detail, coverage: err.coverage })
   if (err instanceof UnusableUnitError) return new HttpProblem(err.code, { detail: err.detail })
   if (err instanceof StoreUnavailableError) return storeUnavailable()
+  if (err instanceof MemoryBusyError) {
+    return new HttpProblem('service_unavailable', {
+      detail: 'This instance\'s memory for large samples requests is held by others being computed or written; ' +
+        'try again shortly (ALOFT_SAMPLES_MEMORY_MB).', headers: { 'Retry-After': 1 }
+    })
+  }
   if (err instanceof PoolBusyError) {
     return new HttpProblem('service_unavailable', {
       detail: 'This instance\'s workers are saturated; try again shortly.', headers: { 'Retry-After': 1 }

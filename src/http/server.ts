@@ -5,7 +5,9 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Logger } from '../logger.js'
 import type { App } from './app.js'
-import { answerClientError } from './client-error.js'
+import { answerClientError, clientErrorResponse } from './client-error.js'
+import { HttpProblem } from './problem.js'
+import type { Socket } from 'node:net'
 
 export interface HttpOptions {
   port: number
@@ -19,6 +21,10 @@ export interface HttpOptions {
   keepAliveTimeoutMs: number
   /** Connections beyond this many are refused at once. */
   maxConnections: number
+  /** Connections from one address beyond this many are answered 503 and closed (0: no limit). */
+  maxConnectionsPerAddress: number
+  /** Told of each connection refused for its address. */
+  onConnectionRefused?: () => void
 }
 
 export interface HttpServer {
@@ -38,6 +44,9 @@ export async function listen (app: App, options: HttpOptions, logger: Logger): P
     connectionsCheckingInterval: Math.min(1000, options.headersTimeoutMs)
   }, app.handler)
   server.maxConnections = options.maxConnections
+  if (options.maxConnectionsPerAddress > 0) {
+    limitPerAddress(server, options.maxConnectionsPerAddress, options.onConnectionRefused)
+  }
   server.on('clientError', (err: NodeJS.ErrnoException, socket) =>
     answerClientError(err, socket, app.clientErrorAnswered))
   await new Promise<void>((resolve, reject) => {
@@ -58,6 +67,34 @@ export async function listen (app: App, options: HttpOptions, logger: Logger): P
     }
     server.closeAllConnections()
     await stopped
+    app.stop()
   }
   return { server, url, close }
+}
+
+/**
+ * At most `limit` open connections per client address: one address holding a thousand idle
+ * sockets (slowloris) would otherwise take every connection the instance has. The one too many
+ * is answered with a problem and closed before any request is read.
+ */
+function limitPerAddress (server: Server, limit: number, refused?: () => void): void {
+  const open = new Map<string, number>()
+  // before the HTTP server's own listener: a refused socket never gets a parser
+  server.prependListener('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? ''
+    const count = (open.get(address) ?? 0) + 1
+    open.set(address, count)
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1
+      if (left > 0) open.set(address, left)
+      else open.delete(address)
+    })
+    if (count <= limit) return
+    refused?.()
+    const problem = new HttpProblem('service_unavailable', { detail: `This address has ${limit} connections open ` +
+      'to aloft, the most it may; reuse them (keep-alive) or close some.', headers: { 'Retry-After': 1 } })
+    socket.on('error', () => {})
+    socket.end(clientErrorResponse(problem))
+    socket.destroySoon()
+  })
 }

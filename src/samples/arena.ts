@@ -3,6 +3,38 @@
 // the ~17 MB of shared arrays of a 100 000-point request cost ~40 ms of page faults when made new
 // each time, ~0.6 ms to clear when reused.
 import type { Arrays } from './points.js'
+import { droppedLarge } from '../memory.js'
+
+/** The large requests' shared memory is in use up to its bound: the caller answers 503. */
+export class MemoryBusyError extends Error {
+  override readonly name = 'MemoryBusyError'
+  constructor (readonly needed: number, readonly limit: number) {
+    super(`a large samples request needs ${needed} bytes of shared memory; ${limit} are in use by others`)
+  }
+}
+
+/**
+ * How much shared memory the large requests being computed or written hold together. Each arena
+ * counts from when it is taken until it is released; one never released (a failure path that
+ * forgot it) is given back once collected.
+ */
+export class ArenaBudget {
+  used = 0
+  readonly #unreleased = new FinalizationRegistry<number>((bytes) => { this.used -= bytes })
+
+  constructor (readonly limit: number) {}
+
+  /** Counts `bytes` for `arena`, or MemoryBusyError when they do not fit. */
+  take (arena: ArenaArrays, bytes: number): void {
+    if (this.used + bytes > this.limit) throw new MemoryBusyError(bytes, this.limit)
+    this.used += bytes
+    this.#unreleased.register(arena, bytes, arena)
+  }
+
+  give (arena: ArenaArrays, bytes: number): void {
+    if (this.#unreleased.unregister(arena)) this.used -= bytes
+  }
+}
 
 /**
  * Bytes per point a worker-computed request may take: ~180 for plan, load and compute, and
@@ -26,9 +58,12 @@ const idle: SharedArrayBuffer[] = []
 export class ArenaArrays implements Arrays {
   #buffer: SharedArrayBuffer | null
   #used = 0
+  readonly #budget: ArenaBudget | undefined
 
-  constructor (buffer: SharedArrayBuffer) {
+  constructor (buffer: SharedArrayBuffer, budget?: ArenaBudget) {
     this.#buffer = buffer
+    this.#budget = budget
+    budget?.take(this, buffer.byteLength)
   }
 
   float64 (n: number): Float64Array {
@@ -68,24 +103,34 @@ export class ArenaArrays implements Arrays {
     const buffer = this.#buffer
     if (buffer === null) return
     this.#buffer = null
+    this.#budget?.give(this, buffer.byteLength)
     idle.push(buffer)
     if (idle.length > KEPT_BUFFERS) {
       idle.sort((a, b) => b.byteLength - a.byteLength)
-      idle.length = KEPT_BUFFERS
+      // the largest are kept; what is dropped is handed back to the system
+      for (const gone of idle.splice(KEPT_BUFFERS)) droppedLarge(gone.byteLength)
     }
   }
 }
 
-/** Arrays for a request of n points: an idle buffer large enough (the smallest such), else a new one. */
-export function arenaFor (n: number): ArenaArrays {
+/**
+ * Arrays for a request of n points: an idle buffer large enough (the smallest such), else a new
+ * one; MemoryBusyError when the budget cannot hold it.
+ */
+export function arenaFor (n: number, budget?: ArenaBudget): ArenaArrays {
   const bytes = n * ARENA_BYTES_PER_POINT + ARENA_SLACK
   let best = -1
   for (let k = 0; k < idle.length; k++) {
     if (idle[k].byteLength >= bytes && (best < 0 || idle[k].byteLength < idle[best].byteLength)) best = k
   }
-  if (best < 0) return new ArenaArrays(new SharedArrayBuffer(bytes))
-  const [buffer] = idle.splice(best, 1)
-  return new ArenaArrays(buffer)
+  if (best < 0) {
+    if (budget !== undefined && budget.used + bytes > budget.limit) throw new MemoryBusyError(bytes, budget.limit)
+    return new ArenaArrays(new SharedArrayBuffer(bytes), budget)
+  }
+  const buffer = idle[best]
+  const arena = new ArenaArrays(buffer, budget) // refused (MemoryBusyError) before the buffer leaves the idle list
+  idle.splice(best, 1)
+  return arena
 }
 
 /** Idle buffers and their bytes (tests). */

@@ -17,7 +17,7 @@ import { numberBytesLength, samplesJson, type JsonPart } from './json.js'
 import { createSession, type SampleSession } from './session.js'
 import { samplePiece } from './column-store.js'
 import { LOCAL_ARRAYS, type SampleOptions, type SamplePoints } from './points.js'
-import { ArenaArrays, arenaFor } from './arena.js'
+import { ArenaArrays, ArenaBudget, arenaFor } from './arena.js'
 
 export { SLICE_POINTS } from './order.js'
 export type { HeldSamples, SampleSession } from './session.js'
@@ -56,6 +56,8 @@ export interface SamplesEngineOptions {
   maxUnits: number
   /** Requests of at least this many points are computed on the pool. */
   workerThreshold: number
+  /** Shared memory the large requests may hold together (bytes); unbounded when absent. */
+  memoryBytes?: number
 }
 
 export class SamplesEngine {
@@ -64,9 +66,11 @@ export class SamplesEngine {
   readonly #statuses: Counter<'status'>
   readonly #perRequest: Histogram
   readonly #seconds: Histogram<'where'>
+  readonly #memory: ArenaBudget | undefined
 
   constructor (options: SamplesEngineOptions) {
     this.#o = options
+    this.#memory = options.memoryBytes === undefined ? undefined : new ArenaBudget(options.memoryBytes)
     const registers = [options.registry]
     this.#points = new Counter({ name: 'aloft_samples_points_total', help: 'Points sampled', registers })
     this.#statuses = new Counter({ name: 'aloft_samples_point_status_total', help: 'Sampled points by status',
@@ -86,22 +90,32 @@ export class SamplesEngine {
   async plan (
     points: SamplePoints, options: SampleOptions, accountId: string, source: PlanSource = this.#o.source
   ): Promise<Plan> {
-    const plan = await planSamples(points, options, source, this.#sliceSize(points.n),
-      this.#inWorkers(points.n) ? arenaFor(points.n) : LOCAL_ARRAYS)
-    if (plan.unitKeys.length > this.#o.maxUnits) throw new TooManyUnitsError(plan.unitKeys.length, this.#o.maxUnits)
-    const uncached = plan.unitKeys.filter((k) => !this.#o.source.isCached(k)).length
-    if (uncached > 0) {
-      const allowance = await this.#o.store.allowance(accountId)
-      if (uncached > allowance.remaining) {
-        throw new SourceError('daily_allowance_exhausted', {
-          detail: `the points need ${uncached} source unit(s) not yet cached and the account has ` +
-            `${allowance.remaining} of its ${allowance.limit} upstream attempts left today`,
-          retryAfterSeconds: allowance.reset_after_seconds,
-          accountId
-        })
+    const arrays = this.#inWorkers(points.n) ? arenaFor(points.n, this.#memory) : LOCAL_ARRAYS
+    try {
+      const plan = await planSamples(points, options, source, this.#sliceSize(points.n), arrays)
+      if (plan.unitKeys.length > this.#o.maxUnits) throw new TooManyUnitsError(plan.unitKeys.length, this.#o.maxUnits)
+      const uncached = plan.unitKeys.filter((k) => !this.#o.source.isCached(k)).length
+      if (uncached > 0) {
+        const allowance = await this.#o.store.allowance(accountId)
+        if (uncached > allowance.remaining) {
+          throw new SourceError('daily_allowance_exhausted', {
+            detail: `the points need ${uncached} source unit(s) not yet cached and the account has ` +
+              `${allowance.remaining} of its ${allowance.limit} upstream attempts left today`,
+            retryAfterSeconds: allowance.reset_after_seconds,
+            accountId
+          })
+        }
       }
+      return plan
+    } catch (err) {
+      if (arrays instanceof ArenaArrays) arrays.release()
+      throw err
     }
-    return plan
+  }
+
+  /** Shared memory the large requests hold now, and its bound (metrics, tests). */
+  memoryInUse (): { used: number, limit: number } {
+    return { used: this.#memory?.used ?? 0, limit: this.#memory?.limit ?? Infinity }
   }
 
   /** Requests of workerThreshold points or more run on the pool, in at least one slice per thread. */
@@ -246,7 +260,7 @@ export class SamplesEngine {
    * Hands a request's arrays back for reuse (a large request's shared memory, arena.ts): call it
    * once nothing reads the plan or its result any more — the answer formatted, or written.
    */
-  release (loaded: LoadedPlan): void {
+  release (loaded: Pick<LoadedPlan, 'plan'>): void {
     if (loaded.plan.arrays instanceof ArenaArrays) loaded.plan.arrays.release()
   }
 

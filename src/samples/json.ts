@@ -221,10 +221,15 @@ export async function samplesJson (
 ): Promise<JsonPart[]> {
   const { n, options, out } = result
   const columns = [...options.fields.map(fieldIndex), OUT_ALTITUDE_MSL, OUT_GROUND]
-  const texts = await Promise.all([
+  // every column settled before a failure is thrown: pool workers write into the request's memory,
+  // which goes back for reuse once the request fails
+  const settled = await Promise.allSettled([
     ...columns.map(async (c) => await format(out.subarray(c * n, (c + 1) * n))),
     Promise.resolve(format(result.timeWeight))
   ])
+  const failed = settled.find((r) => r.status === 'rejected')
+  if (failed !== undefined) throw failed.reason
+  const texts = settled.map((r) => (r as PromiseFulfilledResult<JsonPart>).value)
   const formatted = new Map(columns.map((c, k) => [c, texts[k]]))
   const column = (c: number): JsonPart => formatted.get(c) as JsonPart
   const parts: JsonPart[] = [

@@ -2,14 +2,14 @@
 import t from 'tap'
 import { createStore, DEFAULT_LIMITS } from '../../src/accounts/index.js'
 
-t.test('the defaults are those of the design (1000 a day, 20/s, burst 40)', async (t) => {
-  t.same(DEFAULT_LIMITS, { dailyAllowance: 1000, ratePerSecond: 20, rateBurst: 40 })
+t.test('the defaults are those of the design (1000 a day, 20/s, burst 40) and 100 live keys', async (t) => {
+  t.same(DEFAULT_LIMITS, { dailyAllowance: 1000, ratePerSecond: 20, rateBurst: 40, maxKeys: 100 })
 })
 
 t.test('a store refuses limits outside their domain', async (t) => {
   for (const bad of [
     { dailyAllowance: -1 }, { dailyAllowance: 1.5 }, { ratePerSecond: 0 }, { ratePerSecond: Number.NaN },
-    { ratePerSecond: Infinity }, { rateBurst: 0 }, { rateBurst: 2.5 }
+    { ratePerSecond: Infinity }, { rateBurst: 0 }, { rateBurst: 2.5 }, { maxKeys: 0 }, { maxKeys: 1.5 }
   ]) {
     t.throws(() => createStore({ limits: { ...DEFAULT_LIMITS, ...bad } }), RangeError, JSON.stringify(bad))
   }

@@ -144,8 +144,9 @@ t.test('precedence: route errors win over key errors', async (t) => {
 
 t.test('an unexpected failure is a 500 internal_error problem, logged with the request id', async (t) => {
   const real = createStore({ limits: { dailyAllowance: 10, ratePerSecond: 10, rateBurst: 10 } })
+  const fail = (): never => { throw new Error('boom at /secret/internal/path') }
   const broken: AccountStore = Object.assign(Object.create(real) as AccountStore, {
-    authenticate: async () => { throw new Error('boom at /secret/internal/path') }
+    authenticate: async () => fail(), admit: async () => fail(), admitNow: fail
   })
   const other = await startTestService(t, { store: broken })
   const res = await fetch(`${other.url}/v1/atmosphere/usage`, { headers: { 'x-api-key': 'aloft_whatever' } })

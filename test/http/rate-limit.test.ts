@@ -44,11 +44,19 @@ t.test('the rate limit comes before body checks', async (t) => {
   await expectProblem(t, res, { status: 429, code: 'rate_limited' })
 })
 
-t.test('other routes are not rate limited', async (t) => {
+t.test('every keyed route takes from the same bucket; routes without a key are not limited', async (t) => {
   const { key } = await a.newAccount()
+  const statuses: number[] = []
+  for (const path of ['/v1/atmosphere/usage', '/v1/account', '/v1/keys', '/v1/atmosphere/usage']) {
+    const res = await fetch(`${a.url}${path}`, { headers: { 'x-api-key': key } })
+    statuses.push(res.status)
+    await res.arrayBuffer()
+  }
+  t.same(statuses, [200, 200, 200, 429])
   for (let i = 0; i < 6; i++) {
-    const res = await fetch(`${a.url}/v1/atmosphere/usage`, { headers: { 'x-api-key': key } })
+    const res = await fetch(`${a.url}/v1/atmosphere/capabilities`)
     t.equal(res.status, 200)
+    await res.arrayBuffer()
   }
 })
 

@@ -38,6 +38,17 @@ function invalid (errors: ValidationErrorItem[], what: string, total = errors.le
     `${total} error(s).`, errors })
 }
 
+/** A samples request's own refusals and the data path's, as problems. */
+function samplesProblem (err: unknown): unknown {
+  if (err instanceof TooManyUnitsError) {
+    return new HttpProblem('invalid_request', { detail: `The points need ${err.needed} distinct source units; ` +
+      `at most ${err.limit} are allowed per request (ALOFT_SAMPLES_MAX_UNITS). Split the request.`,
+    errors: [{ loc: ['body'], msg: err.message, type: 'too_many_units',
+      ctx: { needed: err.needed, limit: err.limit } }] })
+  }
+  return dataProblem(err)
+}
+
 /** Large bodies are read into reused memory (body-buffers.ts). */
 const bodies = new BodyBuffers()
 
@@ -131,46 +142,39 @@ export function samplesHandlers (deps: AppDeps): Handlers {
       }
       const arrow = wantsArrow(req.headers.accept)
       const { points, options, release } = await readPoints(req, deps)
-      await takeTokens(deps, accountId, Math.ceil(points.n / LIMITS.samplesPointsPerToken),
-        { what: `${points.n} points`, rule: `one per started ${LIMITS.samplesPointsPerToken}` }, res)
-      let loaded
+      let plan
       try {
-        const plan = await engine.plan(points, options, accountId)
+        await takeTokens(deps, accountId, Math.ceil(points.n / LIMITS.samplesPointsPerToken),
+          { what: `${points.n} points`, rule: `one per started ${LIMITS.samplesPointsPerToken}` }, res)
+        plan = await engine.plan(points, options, accountId)
+      } catch (err) {
+        throw samplesProblem(err)
+      } finally {
         // the plan holds copies of what it reads of the points: the body may be reused
         release()
-        loaded = await engine.load(plan, accountId)
-      } catch (err) {
-        if (err instanceof TooManyUnitsError) {
-          throw new HttpProblem('invalid_request', { detail: `The points need ${err.needed} distinct source units; ` +
-            `at most ${err.limit} are allowed per request (ALOFT_SAMPLES_MAX_UNITS). Split the request.`,
-          errors: [{ loc: ['body'], msg: err.message, type: 'too_many_units',
-            ctx: { needed: err.needed, limit: err.limit } }] })
-        }
-        throw dataProblem(err)
       }
+      // the plan's arrays (a large request's shared memory) go back once the answer has left, or failed
       try {
+        const loaded = await engine.load(plan, accountId)
         if (!arrow) {
-          const parts = await engine.json(await engine.compute(loaded, points, options), loaded)
-          await writeJson(res, parts)
-          // the answer's number columns were views of the request's arrays: reused once written
-          await finished(res)
-          engine.release(loaded)
-          return { streamed: true, body: null }
+          await writeJson(res, await engine.json(await engine.compute(loaded, points, options), loaded))
+        } else {
+          // the headers, then one record batch per slice as it is computed
+          const writer = new ArrowSamplesWriter()
+          res.statusCode = 200
+          res.setHeader('Content-Type', ARROW_STREAM)
+          writer.stream.pipe(res)
+          await engine.compute(loaded, points, options, (result, start, end) => writer.writeSlice(result, start, end))
+          writer.end()
         }
-        // Arrow: the headers, then one record batch per slice as it is computed
-        const writer = new ArrowSamplesWriter()
-        res.statusCode = 200
-        res.setHeader('Content-Type', ARROW_STREAM)
-        writer.stream.pipe(res)
-        await engine.compute(loaded, points, options, (result, start, end) => writer.writeSlice(result, start, end))
-        writer.end()
+        // the answer's number columns are views of the request's arrays: reused once written
+        await finished(res)
       } catch (err) {
         // a saturated pool before anything was sent is a 503; after, the connection is cut
-        throw dataProblem(err)
+        throw samplesProblem(err)
+      } finally {
+        engine.release({ plan })
       }
-      await finished(res)
-      // every batch has left (or never will): the arrays they were views of go back for reuse
-      engine.release(loaded)
       return { streamed: true, body: null }
     }) satisfies Handler
   }
