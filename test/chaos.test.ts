@@ -22,3 +22,14 @@ t.test('faults in turn under load: no 500, valid problems, recovery, exact charg
   const down = report.phases.find((p) => p.phase.startsWith('redis down'))!
   t.ok((down.problems.service_unavailable ?? 0) > 0, 'with Redis down, keyed requests are 503 service_unavailable')
 })
+
+t.test('Redis killed under slow cold fetches and restarted, default timeouts: cold fetches back within 5 s',
+  async (t) => {
+    const report = await runChaos({ short: true, defaultTimeouts: true, only: ['redis killed (-9) under'] })
+    t.same(report.failures, [], 'no failure')
+    const restart = report.phases.find((p) => p.phase.startsWith('redis killed'))!
+    t.equal(restart.status500, 0)
+    t.ok(restart.recoverySeconds !== null && restart.recoverySeconds < 5,
+      `cached and cold profiles answered on both instances ${restart.recoverySeconds} s after Redis was back`)
+    for (const r of report.reconcile) t.equal(r.charged, r.upstreamRequests, `account ${r.account}: charges exact`)
+  })

@@ -62,6 +62,8 @@ export interface FetcherOptions {
 
 export interface SourceMetrics {
   attempts: Counter<'origin'>
+  /** Charged attempts whose request left and got no answer (timeout, connection lost). */
+  aborted: Counter<'kind'>
   failures: Counter<'kind'>
   queueDepth: Gauge<string>
   rawCache: Counter<'result'>
@@ -78,6 +80,13 @@ export function sourceMetrics (registry: Registry): SourceMetrics {
       name: 'aloft_upstream_attempts_total',
       help: 'Upstream fetch attempts (each charged to an account), by origin',
       labelNames: ['origin'] as const,
+      registers
+    })),
+    aborted: metric(registry, 'aloft_upstream_attempts_aborted_total', () => new Counter({
+      name: 'aloft_upstream_attempts_aborted_total',
+      help: 'Charged upstream attempts whose request left but got no answer, by kind (timeout, network): the ' +
+        'upstream may or may not have served them, so a reconciliation against upstream logs counts them apart',
+      labelNames: ['kind'] as const,
       registers
     })),
     failures: metric(registry, 'aloft_upstream_failures_total', () => new Counter({
@@ -262,12 +271,16 @@ export class Fetcher {
     unit: FetchUnit, accountId: string, deadline: number
   ): Promise<{ bytes: Uint8Array, fields: GribField[] }> {
     for (let attempt = 0; ; attempt++) {
+      const errand = this.errand(unit, accountId, deadline)
       try {
-        const bytes = await this.adapter.download(unit, this.errand(unit, accountId, deadline))
+        const bytes = await this.adapter.download(unit, errand)
         return { bytes, fields: verifyUnit(bytes, unit) }
       } catch (err) {
         if (!(err instanceof UpstreamFailure)) throw err
         this.metrics.failures.inc({ kind: err.kind })
+        if ((err.kind === 'timeout' || err.kind === 'network') && errand.charged()) {
+          this.metrics.aborted.inc({ kind: err.kind })
+        }
         if (err.kind === 'missing') throw err
         if (err.kind === 'unusable') {
           throw new SourceError('unusable_source_column',
@@ -287,7 +300,7 @@ export class Fetcher {
   }
 
   /** One attempt's errand: its deadline, and one charge to `accountId` when its first request leaves. */
-  private errand (unit: FetchUnit, accountId: string, deadline: number): Errand {
+  private errand (unit: FetchUnit, accountId: string, deadline: number): Errand & { charged: () => boolean } {
     let charged: Promise<void> | undefined
     const charge = async (): Promise<void> => {
       const reservation = await this.store.reserve(accountId)
@@ -301,7 +314,7 @@ export class Fetcher {
       }
       this.metrics.attempts.inc({ origin: unit.origin })
     }
-    return { deadline, charge: async () => { await (charged ??= charge()) } }
+    return { deadline, charge: async () => { await (charged ??= charge()) }, charged: () => charged !== undefined }
   }
 
   /** A download slot; source_busy when the queue is full or the deadline passes while waiting. */

@@ -98,7 +98,9 @@ export function createSource (options: SourceOptions): Source {
     clientTimeoutMs: options.limiterClientTimeoutMs,
     redisUrl: options.redisUrl,
     id: `${options.redisPrefix ?? 'aloft:'}{upstream}`,
-    onError: (err) => options.logger.warn(`upstream limiter: ${(err as Error).message}`)
+    onError: (err) => options.logger.warn(`upstream limiter: ${(err as Error).message}`),
+    onRefreed: (count) => options.logger.info(`upstream limiter: ${count} slot(s) of fetches that ended while ` +
+      'Redis was away freed now')
   })
   const http: HttpOptions = { throttle, timeoutMs: options.requestTimeoutMs ?? 30_000 }
   let adapter: Adapter

@@ -5,7 +5,10 @@ import Bottleneck from 'bottleneck'
 import { Redis } from 'ioredis'
 import { parseRedisUrl } from '../redis.js'
 
-/** A job's slot outlives its own timeout by this much before the limiter reclaims it. */
+/**
+ * A job's slot outlives its own timeout by this much before the limiter reclaims it: what frees the
+ * slot of a job whose process died with it (a job whose end Redis missed is freed again, keepFrees).
+ */
 const JOB_EXPIRATION_MARGIN_MS = 1000
 
 export interface ThrottleOptions {
@@ -28,6 +31,8 @@ export interface ThrottleOptions {
    */
   clientTimeoutMs?: number
   onError?: (err: unknown) => void
+  /** Told how many job slots were freed late (their end had happened while Redis was away). */
+  onRefreed?: (count: number) => void
 }
 
 /**
@@ -41,20 +46,35 @@ const LOST_STATE = /UNKNOWN_CLIENT|SETTINGS_KEY_NOT_FOUND/
 
 /** At most one rebuild per this many ms (the errors come in bursts). */
 const REBUILD_INTERVAL_MS = 1000
+/** How often frees that Redis missed are tried again. */
+const REFREE_INTERVAL_MS = 250
 
 interface Built { limiter: Bottleneck, connection: Bottleneck.IORedisConnection | null }
+
+/** A clustered limiter's datastore, as far as its slot bookkeeping goes (bottleneck 2.19's RedisDatastore). */
+interface SlotStore { __free__: (index: string, weight: number) => Promise<unknown> }
+
+/** A job whose end Redis did not hear of. */
+interface LostFree { built: Built, free: SlotStore['__free__'], index: string, weight: number }
 
 export class Throttle {
   private current: Built
   private readonly build: () => Built
   private readonly onError: (err: unknown) => void
   private rebuiltAt = 0
+  /** Frees Redis missed while away: replayed until they land (see keepFrees). */
+  private readonly lostFrees: LostFree[] = []
+  private refreeTimer: NodeJS.Timeout | null = null
+  private refreeing = false
+  /** Told how many slots were freed late, once Redis heard of them. */
+  private readonly onRefreed: (count: number) => void
 
   constructor (options: ThrottleOptions = {}) {
     const perInterval = options.perInterval ?? 100
     const intervalMs = options.intervalMs ?? 60_000
     const clientTimeout = options.clientTimeoutMs ?? 10_000
     this.onError = options.onError ?? (() => {})
+    this.onRefreed = options.onRefreed ?? (() => {})
     const settings: Bottleneck.ConstructorOptions = {
       id: options.id ?? 'aloft:{upstream}',
       maxConcurrent: options.maxConcurrent ?? 4,
@@ -83,9 +103,62 @@ export class Throttle {
       const limiter = new Bottleneck({
         ...settings, datastore: 'ioredis', connection, clearDatastore: false, timeout: Math.max(300_000, 5 * intervalMs)
       })
-      return { limiter: this.listen(limiter), connection }
+      const built = { limiter: this.listen(limiter), connection }
+      this.keepFrees(built)
+      return built
     }
     this.current = this.build()
+  }
+
+  /**
+   * A job ending while Redis is away cannot free its slot there: Redis (restarted from its AOF)
+   * would hold the slot until the job's expiration, the upstream timeout and a second, and with the
+   * default 30 s every cold fetch of every instance waited that long. Each free that fails is kept
+   * and tried again until Redis takes it (freeing a job Redis no longer knows frees nothing).
+   */
+  private keepFrees (built: Built): void {
+    const store = (built.limiter as unknown as { _store?: SlotStore })._store
+    if (store === undefined || typeof store.__free__ !== 'function') return
+    const free = store.__free__.bind(store)
+    store.__free__ = async (index, weight) => {
+      try {
+        return await free(index, weight)
+      } catch (err) {
+        this.lostFrees.push({ built, free, index, weight })
+        this.refreeTimer ??= setInterval(() => { void this.refree() }, REFREE_INTERVAL_MS)
+        this.refreeTimer.unref()
+        throw err
+      }
+    }
+  }
+
+  private async refree (): Promise<void> {
+    if (this.refreeing) return
+    this.refreeing = true
+    let landed = 0
+    try {
+      for (const lost of [...this.lostFrees]) {
+        // a limiter rebuilt since (Redis lost its state) has no such job
+        if (lost.built !== this.current) {
+          this.lostFrees.splice(this.lostFrees.indexOf(lost), 1)
+          continue
+        }
+        try {
+          await lost.free(lost.index, lost.weight)
+          this.lostFrees.splice(this.lostFrees.indexOf(lost), 1)
+          landed++
+        } catch {
+          break // Redis still away: the next round tries again
+        }
+      }
+    } finally {
+      this.refreeing = false
+    }
+    if (landed > 0) this.onRefreed(landed)
+    if (this.lostFrees.length === 0 && this.refreeTimer !== null) {
+      clearInterval(this.refreeTimer)
+      this.refreeTimer = null
+    }
   }
 
   private listen (limiter: Bottleneck): Bottleneck {
@@ -138,6 +211,9 @@ export class Throttle {
   }
 
   async close (): Promise<void> {
+    if (this.refreeTimer !== null) clearInterval(this.refreeTimer)
+    this.refreeTimer = null
+    this.lostFrees.length = 0
     await Throttle.dispose(this.current, false)
   }
 }
