@@ -3,6 +3,7 @@
 // problem renderer.
 import polka from 'polka'
 import type { ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import { randomUUID } from 'node:crypto'
 import { parse as parsePattern } from 'regexparam'
 import { allowValue, servedRoutes, type Listener, type RouteSpec } from '../contract/routes.js'
@@ -103,7 +104,10 @@ export function createApp (deps: AppDeps, listener: Listener = 'service'): App {
       }
       // A refusal before the body has all arrived closes the connection: keeping it would mean reading
       // the rest only to throw it away, and a client that never sends it would later get a second answer.
-      if (!req.complete && declaresBody(req)) res.setHeader('Connection', 'close')
+      if (!req.complete && declaresBody(req)) {
+        res.setHeader('Connection', 'close')
+        lingerOnClose(req.socket)
+      }
       if (err instanceof HttpProblem) {
         sendProblem(res, err, req.id)
         return
@@ -304,6 +308,24 @@ function originForm (target: string): string | null {
   if (!/^https?:\/\//i.test(target) || !URL.canParse(target)) return null
   const url = new URL(target)
   return url.pathname + url.search
+}
+
+/** How long a refused request's connection keeps reading (and dropping) what its client still sends. */
+const LINGER_MS = 2000
+
+/**
+ * A socket closed while its client is still sending resets: the client's system may throw the
+ * answer away unread (a 413 reached fetch as "connection reset"). So the answer's end only ends our
+ * side (FIN); what still arrives is read and dropped until the client closes, or LINGER_MS passes.
+ */
+function lingerOnClose (socket: Socket): void {
+  socket.destroySoon = function (this: Socket) {
+    if (this.writable) this.end()
+    const timer = setTimeout(() => this.destroy(), LINGER_MS)
+    timer.unref()
+    this.once('close', () => clearTimeout(timer))
+    this.once('end', () => this.destroy())
+  }
 }
 
 function declaresBody (req: AloftRequest): boolean {

@@ -2,6 +2,7 @@
 // failures, a million unknown properties, mounted against the built server in a process of its
 // own. Each is a bounded 400 within a second; the process keeps serving with bounded memory.
 import t from 'tap'
+import { connect } from 'node:net'
 import { startServerProcess } from '../helpers/server-process.js'
 import { MAX_PROBLEM_ERRORS } from '../../src/contract/limits.js'
 
@@ -68,6 +69,26 @@ t.test('colons inside strings are not members: thousands of times (two colons ea
   const res = await post(body)
   t.equal(res.status, 200)
   t.equal(res.body.count, n)
+})
+
+t.test('megabytes sent to a 64 KiB route reach the client as its 413, not as a reset', async (t) => {
+  const { hostname, port } = new URL(server.url)
+  const big = JSON.stringify({ latitude: 52, longitude: 21, pad: Array(1_000_000).fill(91) })
+  for (let k = 0; k < 6; k++) {
+    const answer = await new Promise<string>((resolve) => {
+      // a client that writes its whole body before it reads, asking to close after (as many do)
+      const socket = connect({ host: hostname, port: Number(port) }, () => {
+        socket.write(`POST /v1/atmosphere/profile HTTP/1.1\r\nHost: aloft\r\nX-API-Key: ${key}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${big.length}\r\nConnection: close\r\n\r\n`)
+        socket.write(big)
+      })
+      let data = ''
+      socket.on('data', (d) => { data += String(d) })
+      socket.on('error', () => {})
+      socket.on('close', () => resolve(data))
+    })
+    t.match(answer, /^HTTP\/1\.1 413 [^]*\r\nConnection: close\r\n/, `request ${k + 1}`)
+  }
 })
 
 t.test('the process lives and its memory stayed bounded', async (t) => {
