@@ -27,6 +27,20 @@ function collector (): (() => void) | null {
   return collect
 }
 
+/** Shared buffers a pool thread has held for a request, each counted once. */
+const touched = new WeakSet<SharedArrayBuffer>()
+
+/**
+ * A pool thread held a request's shared memory for a task. Its own heap keeps the buffer alive
+ * until that thread collects, and an idle thread never does: once enough has been held, the
+ * thread collects too.
+ */
+export function heldShared (buffer: ArrayBufferLike): void {
+  if (!(buffer instanceof SharedArrayBuffer) || touched.has(buffer)) return
+  touched.add(buffer)
+  droppedLarge(buffer.byteLength)
+}
+
 /** `bytes` of off-heap memory are no longer referenced: collect once enough has been. */
 export function droppedLarge (bytes: number): void {
   dropped += bytes

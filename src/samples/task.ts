@@ -3,9 +3,12 @@
 import { move } from 'piscina'
 import { computeSamples, type SampleTask } from './kernel.js'
 import { numberBytes, numberBytesInto } from './json.js'
+import { heldShared } from '../memory.js'
 
 export function samples (task: SampleTask): null {
   computeSamples(task)
+  // the request's arrays (its arena): what this thread holds of them goes once it collects
+  heldShared(task.out.buffer)
   return null
 }
 
@@ -14,6 +17,7 @@ export function samples (task: SampleTask): null {
  * `out` (shared memory of the request: the length comes back) or, without it, moved (not copied) back.
  */
 export function samplesJsonColumn (task: { values: Float64Array, out?: Uint8Array }): Uint8Array | number {
+  heldShared(task.values.buffer)
   if (task.out !== undefined) return numberBytesInto(task.values, task.out)
   return move(numberBytes(task.values)) as Uint8Array
 }

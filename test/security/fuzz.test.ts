@@ -4,11 +4,11 @@
 import t from 'tap'
 import { runFuzz } from '../../bench/fuzz.js'
 
-t.test('500 hostile bodies: every one answered below 500, within a second, memory bounded', async (t) => {
-  const report = await runFuzz({ cases: 500, seed: 7 })
+t.test('400 hostile bodies: every one answered below 500, within a second, memory bounded', async (t) => {
+  const report = await runFuzz({ cases: 400, seed: 7 })
   t.same(report.failures, [], 'no failure')
-  t.equal(report.cases, 500)
-  t.ok((report.byStatus['400'] ?? 0) > 300, 'most are refused as invalid')
+  t.equal(report.cases, 400)
+  t.ok((report.byStatus['400'] ?? 0) > 250, 'most are refused as invalid')
   t.ok((report.byStatus['200'] ?? 0) > 0, 'some mutations still describe points and are answered')
   t.comment(`p99 ${report.p99.toFixed(1)} ms, max ${report.max.toFixed(0)} ms, RSS ${(report.rssBefore / 1048576)
     .toFixed(0)} → ${(report.rssMax / 1048576).toFixed(0)} MB`)

@@ -6,7 +6,7 @@ import { connect, type Socket } from 'node:net'
 import { startServerProcess } from '../helpers/server-process.js'
 import { ADMIN_TOKEN, startTestService } from '../helpers/service.js'
 
-const POINTS = 100_000
+const POINTS = 50_000
 const samplesBody = JSON.stringify({
   latitude: Array.from({ length: POINTS }, (_, k) => 50 + (k % 300) * 0.01),
   longitude: Array.from({ length: POINTS }, (_, k) => 15 + (k % 500) * 0.01),
@@ -59,25 +59,28 @@ t.test('finding 5: answers nobody reads are cut off after the write timeout and 
   }
   t.equal(await cutOff(server.url, 'write_stalled'), 12, 'every silent answer was cut off')
   t.ok(server.output().includes('read none of it'), 'and logged')
-  // given back: a collection follows the dropped buffers within seconds
+  // given back: a collection follows the dropped buffers within seconds (two arenas stay kept for
+  // the next large requests, and the heap the bodies were parsed in shrinks later)
+  const bound = (): number => before + 0.6 * (peak - before)
   let after = Infinity
-  for (let k = 0; k < 20 && after > before + 200 * 1048576; k++) {
+  for (let k = 0; k < 20 && after > bound(); k++) {
     await new Promise((resolve) => setTimeout(resolve, 500))
     after = await server.rss()
   }
-  t.ok(after < before + 200 * 1048576, `RSS ${(before / 1048576).toFixed(0)} MB → peak ` +
-    `${(peak / 1048576).toFixed(0)} MB → ${(after / 1048576).toFixed(0)} MB`)
+  t.ok(peak - before > 150 * 1048576, 'the silent answers held memory')
+  t.ok(after <= bound(), `RSS ${(before / 1048576).toFixed(0)} MB → peak ${(peak / 1048576).toFixed(0)} MB → ` +
+    `${(after / 1048576).toFixed(0)} MB: most of it given back`)
   for (const c of clients) c.destroy()
   t.ok(server.alive())
 })
 
 t.test('finding 5: large samples requests share a memory budget; beyond it a 503 with Retry-After', async (t) => {
-  const svc = await startTestService(t, { env: { ALOFT_SAMPLES_MEMORY_MB: '64', ALOFT_WRITE_TIMEOUT_MS: '3000',
+  const svc = await startTestService(t, { env: { ALOFT_SAMPLES_MEMORY_MB: '32', ALOFT_WRITE_TIMEOUT_MS: '1500',
     ALOFT_RATE_BURST: '1000', ALOFT_RATE_PER_SECOND: '1000', ALOFT_WORKERS: '2' } })
   const { key } = await svc.newAccount()
   const holder = await silentClient(svc.url, samplesRequest(key, samplesBody))
   t.teardown(() => { holder.destroy() })
-  // the silent request holds its ~52 MB until its answer is cut off
+  // the silent request holds its ~26 MB until its answer is cut off
   for (let k = 0; k < 40 && (svc.samples?.memoryInUse().used ?? 0) === 0; k++) {
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
