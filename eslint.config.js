@@ -5,6 +5,10 @@ import tseslint from 'typescript-eslint'
 import stylistic from '@stylistic/eslint-plugin'
 import globals from 'globals'
 
+/** The rooms of src/ (docs/ARCHITECTURE.md): another room's files are reached through its index.ts. */
+const ROOMS = ['accounts', 'atmosphere', 'cli', 'contract', 'field', 'grib', 'http', 'profile', 'samples', 'source',
+  'standin', 'trajectory']
+
 export default tseslint.config(
   { ignores: ['dist/', 'coverage/', '.tap/', 'node_modules/', 'data/', 'test/fixtures/', 'bench/results/', 'var/'] },
   js.configs.recommended,
@@ -18,6 +22,19 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
       'no-new': 'error',
       'no-new-func': 'error'
+    }
+  },
+  {
+    // One door per room: an import of another room's file (not its index.ts) is refused. A room's
+    // own imports ('./x.js', '../y.js' inside it) never name the room, so they pass.
+    files: ['src/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: ROOMS.map((room) => ({
+          group: [`**/${room}/*`, `**/${room}/**/*`, `!**/${room}/index.js`],
+          message: `Import the ${room} room through its door, src/${room}/index.ts (docs/ARCHITECTURE.md).`
+        }))
+      }]
     }
   },
   {

@@ -3,8 +3,7 @@
 import type { Level } from 'pino'
 import { availableParallelism } from 'node:os'
 import { parseRedisUrl } from './redis.js'
-import { LIMITS } from './contract/limits.js'
-import { TRAJECTORY_LIMITS } from './contract/trajectory.js'
+import { LIMITS, TRAJECTORY_LIMITS } from './contract/index.js'
 
 export type SourceSetting =
   | { kind: 'noaa' }

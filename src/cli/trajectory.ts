@@ -1,8 +1,8 @@
 // `aloft trajectory --lat … --lon … --time …`: asks a running service for a balloon flight and
 // prints its launch, burst and landing; optionally writes the path as GeoJSON or KML.
 import { writeFile } from 'node:fs/promises'
-import type { TrajectoryPoint, TrajectoryRequest, TrajectoryResponse } from '../contract/trajectory.js'
-import { east, flightPath, geojson, kml } from '../trajectory/formats.js'
+import type { TrajectoryPoint, TrajectoryRequest, TrajectoryResponse } from '../contract/index.js'
+import { east, flightPath, geojson, kml } from '../trajectory/index.js'
 
 export interface Io { out: (text: string) => void, err: (text: string) => void }
 const stdio: Io = { out: (s) => { process.stdout.write(s) }, err: (s) => { process.stderr.write(s) } }

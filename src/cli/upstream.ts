@@ -1,7 +1,7 @@
 // `aloft upstream --root DIR [--port P] [--host H]`: the local NOAA stand-in, for demos and
 // benchmarks. Serves DIR (laid out as the bucket) until SIGINT/SIGTERM.
 import { stat } from 'node:fs/promises'
-import { startUpstream } from '../standin/server.js'
+import { startUpstream } from '../standin/index.js'
 
 const USAGE = 'usage: aloft upstream --root DIR [--port P] [--host H]'
 

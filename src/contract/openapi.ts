@@ -2,7 +2,7 @@
 import type { TSchema } from '@sinclair/typebox'
 import { SCHEMAS } from './schemas.js'
 import { PROBLEM_CODES, type ProblemCodeName } from './codes.js'
-import { INTERFACE_VERSION } from '../atmosphere/methods.js'
+import { INTERFACE_VERSION } from '../atmosphere/index.js'
 import { allowValue, type RouteSpec } from './routes.js'
 
 const byObject = new Map<TSchema, string>(Object.entries(SCHEMAS).map(([name, schema]) => [schema, name]))

@@ -1,7 +1,7 @@
 // API-key and operator-token checks. Store outages become 503 within a bounded time.
 import { timingSafeEqual, createHash } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
-import { StoreUnavailableError, type AccountStore } from '../accounts/store.js'
+import { StoreUnavailableError, type AccountStore } from '../accounts/index.js'
 import { HttpProblem, retryAfterSeconds, storeUnavailable } from './problem.js'
 import type { AloftRequest, AppDeps } from './context.js'
 

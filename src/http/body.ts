@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http'
 import { isUtf8 } from 'node:buffer'
 import { HttpProblem } from './problem.js'
-import { MAX_PROBLEM_ERRORS } from '../contract/limits.js'
+import { MAX_PROBLEM_ERRORS } from '../contract/index.js'
 import type { BodyBuffers } from './body-buffers.js'
 
 /** The client went away before its request was read: nobody is left to answer. */

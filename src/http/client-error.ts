@@ -4,7 +4,7 @@
 import type { Duplex } from 'node:stream'
 import { STATUS_CODES } from 'node:http'
 import { randomUUID } from 'node:crypto'
-import type { ProblemCodeName } from '../contract/codes.js'
+import type { ProblemCodeName } from '../contract/index.js'
 import { HttpProblem, problemBody } from './problem.js'
 
 /** The problem for one of Node's client errors, or null when nobody is left to answer (a reset). */

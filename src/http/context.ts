@@ -2,15 +2,15 @@
 // authentication, rate limit, body, validation, serialisation, errors, logs, metrics).
 import type { Request } from 'polka'
 import type { ServerResponse } from 'node:http'
-import type { AccountStore } from '../accounts/store.js'
+import type { AccountStore } from '../accounts/index.js'
 import type { Config } from '../config.js'
 import type { Logger } from '../logger.js'
 import type { Metrics } from '../metrics.js'
-import type { ProfileService } from '../profile/service.js'
-import type { SamplesEngine } from '../samples/engine.js'
+import type { ProfileService } from '../profile/index.js'
+import type { SamplesEngine } from '../samples/index.js'
 import type { Source } from '../source/index.js'
 import type { Field } from '../field/index.js'
-import type { TrajectoryService } from '../trajectory/service.js'
+import type { TrajectoryService } from '../trajectory/index.js'
 
 export interface AloftRequest extends Request {
   id: string

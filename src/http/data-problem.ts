@@ -1,10 +1,10 @@
 // The data path's refusals (source, field, profile, account store) as problems. Every route that
 // reads GFS data maps its errors through here.
-import { StoreUnavailableError } from '../accounts/store.js'
+import { StoreUnavailableError } from '../accounts/index.js'
 import { SourceError } from '../source/index.js'
 import { PoolBusyError, UnusableUnitError } from '../field/index.js'
-import { ProfileError } from '../profile/service.js'
-import { MemoryBusyError } from '../samples/arena.js'
+import { ProfileError } from '../profile/index.js'
+import { MemoryBusyError } from '../samples/index.js'
 import { HttpProblem, retryAfterSeconds, storeUnavailable } from './problem.js'
 
 /** The problem for a data-path error; anything else is returned as it is (a 500 later). */

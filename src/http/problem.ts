@@ -1,8 +1,9 @@
 // The one error type of the HTTP layer and its one renderer (application/problem+json).
 import type { ServerResponse } from 'node:http'
-import { PROBLEM_CODES, problemType, type ProblemCodeName } from '../contract/codes.js'
-import type { Problem, ValidationErrorItem, VerticalCoverage } from '../contract/schemas.js'
-import { MAX_PROBLEM_ERRORS } from '../contract/limits.js'
+import {
+  PROBLEM_CODES, problemType, type ProblemCodeName, type Problem, type ValidationErrorItem, type VerticalCoverage,
+  MAX_PROBLEM_ERRORS
+} from '../contract/index.js'
 
 export interface ProblemOptions {
   detail?: string

@@ -2,8 +2,8 @@
 // the account store (Redis, when REDIS_URL is set), the data source (can it be listed?), the raw
 // cache directory (can units be written?) and the worker pool (does it run tasks?). One of them
 // unavailable makes the instance not ready (503 with the same body).
-import { StoreUnavailableError, type AccountStore } from '../accounts/store.js'
-import type { Health } from '../contract/schemas.js'
+import { StoreUnavailableError, type AccountStore } from '../accounts/index.js'
+import type { Health } from '../contract/index.js'
 import type { CheckState } from '../source/index.js'
 import type { AppDeps } from './context.js'
 

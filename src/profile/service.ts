@@ -2,9 +2,8 @@
 // fetch, decode) → interpolate one grid point's column (main thread, or a worker on the same
 // shared tile) → response with provenance.
 import { gridPointIndex } from '../grib/index.js'
-import { PROVENANCE_DEFAULTS } from '../atmosphere/methods.js'
-import { computeProfile, type ProfileResult } from '../atmosphere/index.js'
-import type { AtmosphereRequest, AtmosphereResponse } from '../contract/schemas.js'
+import { PROVENANCE_DEFAULTS, computeProfile, type ProfileResult } from '../atmosphere/index.js'
+import type { AtmosphereRequest, AtmosphereResponse } from '../contract/index.js'
 import { isoTime, type Source } from '../source/index.js'
 import { UnusableUnitError, type Field } from '../field/index.js'
 import { interpolateInWorker } from './task.js'

@@ -7,16 +7,16 @@ import {
   type Vector
 } from 'apache-arrow'
 import type { Readable } from 'node:stream'
-import { LIMITS } from '../contract/limits.js'
-import { SAMPLE_FIELDS, SAMPLE_STATUSES, type SampleField } from '../contract/samples.js'
-import type { ValidationErrorItem } from '../contract/schemas.js'
+import {
+  LIMITS, SAMPLE_FIELDS, SAMPLE_STATUSES, type SampleField, type ValidationErrorItem,
+  MAX_PROBLEM_ERRORS as MAX_ERRORS
+} from '../contract/index.js'
 import { OK, OUT_ALTITUDE_MSL, OUT_GROUND } from './kernel.js'
 import type { SamplesResult } from './engine.js'
 import type { SamplePoints } from './points.js'
 import type { PointsOrErrors } from './json.js'
 import { optionsOf, fieldIndex } from './json.js'
 import { samplesProvenance } from './provenance.js'
-import { MAX_PROBLEM_ERRORS as MAX_ERRORS } from '../contract/limits.js'
 import { checkArrowStream } from './arrow-check.js'
 
 type Loc = Array<string | number>

@@ -3,8 +3,8 @@
 // workers over the same shared tiles) → columns. HTTP-free: the samples route and the
 // trajectory predictor both call it in process.
 import { Counter, Histogram, type Registry } from 'prom-client'
-import type { AccountStore } from '../accounts/store.js'
-import { SAMPLE_STATUSES, type SampleUnit } from '../contract/samples.js'
+import type { AccountStore } from '../accounts/index.js'
+import { SAMPLE_STATUSES, type SampleUnit } from '../contract/index.js'
 import {
   UnusableUnitError, VAR, decodedKey, gridX, gridY, pieceBox, type DecodedUnit, type Field, type WorkerPool
 } from '../field/index.js'

@@ -1,10 +1,9 @@
 // Bulk samples in JSON (docs/DESIGN.md §6): the validated request body as typed arrays, and the
 // columnar answer written straight from the typed arrays (Float64Array.join: the same digits as
 // JSON.stringify, NaN → null).
-import type { SampleField } from '../contract/samples.js'
-import { SAMPLE_FIELDS, SAMPLE_STATUSES, SamplesRequest } from '../contract/samples.js'
-import { MAX_PROBLEM_ERRORS } from '../contract/limits.js'
-import type { ValidationErrorItem } from '../contract/schemas.js'
+import {
+  type SampleField, SAMPLE_FIELDS, SAMPLE_STATUSES, SamplesRequest, MAX_PROBLEM_ERRORS, type ValidationErrorItem
+} from '../contract/index.js'
 import { OUT_ALTITUDE_MSL, OUT_GROUND } from './kernel.js'
 import type { SamplesResult } from './engine.js'
 import type { SampleOptions, SamplePoints } from './points.js'

@@ -4,7 +4,7 @@
 // plain loops over typed arrays), so the same function runs on the main thread or on a pool
 // worker over the same shared arrays.
 import { moistAirDensity, relativeHumidityLiquid, windDirectionFrom, windSpeed } from '../atmosphere/index.js'
-import { SAMPLE_FIELDS } from '../contract/samples.js'
+import { SAMPLE_FIELDS } from '../contract/index.js'
 import { createStencil, stencilAt } from '../field/index.js'
 import type { LatLonGrid } from '../grib/index.js'
 import {

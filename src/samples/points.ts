@@ -1,6 +1,6 @@
 // A bulk samples request as typed arrays: what the planner and the kernel read, whichever
 // encoding (JSON or Arrow) it arrived in.
-import type { SampleField, Interpolation } from '../contract/samples.js'
+import type { SampleField, Interpolation } from '../contract/index.js'
 
 export interface SamplePoints {
   n: number

@@ -1,6 +1,6 @@
 // What every samples answer says of its source and methods (JSON body, or Arrow schema metadata).
-import { PROCESSING_VERSION, SAMPLE_METHODS, SOURCE_FACTS } from '../atmosphere/methods.js'
-import type { SamplesResponse } from '../contract/samples.js'
+import { PROCESSING_VERSION, SAMPLE_METHODS, SOURCE_FACTS } from '../atmosphere/index.js'
+import type { SamplesResponse } from '../contract/index.js'
 import type { SampleOptions } from './points.js'
 
 export function samplesProvenance (options: SampleOptions): SamplesResponse['provenance'] {

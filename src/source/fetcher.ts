@@ -14,7 +14,7 @@
 // | allowance spent before an attempt                      | 429 daily_allowance_exhausted             |
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Counter, Gauge, type Registry } from 'prom-client'
-import type { AccountStore } from '../accounts/store.js'
+import type { AccountStore } from '../accounts/index.js'
 import type { GribField } from '../grib/index.js'
 import type { Adapter, FetchUnit, Origin } from './adapters/index.js'
 import { DiskCache, sha256Hex } from './disk-cache.js'

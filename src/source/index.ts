@@ -17,7 +17,7 @@
 // `retryAfterSeconds` (429/503) and `nearestTimes` (404 in time). A down account store surfaces
 // as the store's StoreUnavailableError.
 import type { Registry } from 'prom-client'
-import type { AccountStore } from '../accounts/store.js'
+import type { AccountStore } from '../accounts/index.js'
 import type { SourceSetting } from '../config.js'
 import {
   BucketAdapter, DirectoryAdapter, FilterAdapter, NOAA_DEFAULTS, NoaaAdapter, type Adapter

@@ -1,6 +1,6 @@
 // The Source: catalog + adapter + fetcher, and the resolve rules of docs/DESIGN.md §3.
 import type { Registry } from 'prom-client'
-import type { AccountStore } from '../accounts/store.js'
+import type { AccountStore } from '../accounts/index.js'
 import { gridPointIndex, normalizeLongitude, type LatLonGrid } from '../grib/index.js'
 import type { Adapter, FetchUnit, HeldRunStep } from './adapters/index.js'
 import { Catalog, chooseTime } from './catalog.js'

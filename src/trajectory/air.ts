@@ -3,11 +3,11 @@
 // nearest_level — the same interpolator as POST /v1/atmosphere/samples, no second one. The units
 // it read are gathered for provenance. Most evaluations read only pieces the session already
 // holds and are answered at once (src/samples/session.ts), the rest go through the whole engine.
-import type { SampleUnit } from '../contract/samples.js'
-import { SAMPLE_FIELDS } from '../contract/samples.js'
-import type { HeldSamples, SamplesEngine, SamplesResult } from '../samples/engine.js'
-import { OK, OUT_GROUND, OUTSIDE_SOURCE } from '../samples/kernel.js'
-import type { SampleOptions, SamplePoints } from '../samples/points.js'
+import { type SampleUnit, SAMPLE_FIELDS } from '../contract/index.js'
+import {
+  type HeldSamples, type SamplesEngine, type SamplesResult, OK, OUT_GROUND, OUTSIDE_SOURCE, type SampleOptions,
+  type SamplePoints
+} from '../samples/index.js'
 import { AIR_OK, AIR_OUTSIDE, AIR_UNUSABLE, type Air, type AirBatch } from './solver.js'
 
 const U = SAMPLE_FIELDS.indexOf('wind_u_ms')

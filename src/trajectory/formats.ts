@@ -1,6 +1,6 @@
 // A predicted flight as the files mapping tools read: GeoJSON and KML. Pure (no I/O), so the CLI
 // and the web explorer write the same file.
-import type { TrajectoryPoint, TrajectoryResponse } from '../contract/trajectory.js'
+import type { TrajectoryPoint, TrajectoryResponse } from '../contract/index.js'
 
 /** Longitude in (−180, 180], as GeoJSON and KML readers expect. */
 export function east (lon: number): number {

@@ -1,14 +1,11 @@
 // The trajectory predictor (docs/DESIGN.md §7): a Tawhiri request → the flights (one, or an
 // ensemble stepped together) on the samples engine → Tawhiri's answer plus provenance and the
 // ensemble's spread. HTTP-free: the route maps its errors to problems.
-import type { ValidationErrorItem } from '../contract/schemas.js'
-import type { SampleUnit } from '../contract/samples.js'
 import {
-  TRAJECTORY_WARNINGS, type TrajectoryPoint, type TrajectoryRequest, type TrajectoryResponse, type TrajectoryWarning
-} from '../contract/trajectory.js'
-import type { SamplesEngine } from '../samples/engine.js'
-import type { PlanSource } from '../samples/plan.js'
-import { samplesProvenance } from '../samples/provenance.js'
+  type ValidationErrorItem, type SampleUnit, TRAJECTORY_WARNINGS, type TrajectoryPoint, type TrajectoryRequest,
+  type TrajectoryResponse, type TrajectoryWarning
+} from '../contract/index.js'
+import { type SamplesEngine, type PlanSource, samplesProvenance } from '../samples/index.js'
 import { HOUR_MS, SourceError, isoTime } from '../source/index.js'
 import { engineAir, UnitsRead } from './air.js'
 import { landingSpread, members, type FlightParameters } from './ensemble.js'

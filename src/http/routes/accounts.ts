@@ -1,10 +1,9 @@
 // Keys, account, usage and the operator's account creation: thin mappings onto the store.
-import { KeyLimitError, UnknownCursorError, type AllowanceState, type KeyRecord } from '../../accounts/store.js'
+import { KeyLimitError, UnknownCursorError, type AllowanceState, type KeyRecord } from '../../accounts/index.js'
 import {
   KEY_PAGE, KeyListQuery, type AccountInfo, type BetaUsage, type CreatedAccount, type CreatedKey, type KeyInfo,
-  type KeyList, type NewAccount, type NewKey
-} from '../../contract/schemas.js'
-import { validate } from '../../contract/validate.js'
+  type KeyList, type NewAccount, type NewKey, validate
+} from '../../contract/index.js'
 import { HttpProblem } from '../problem.js'
 import { withStore } from '../auth.js'
 import type { AppDeps, Handler, Handlers } from '../context.js'

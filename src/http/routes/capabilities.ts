@@ -1,12 +1,10 @@
 // GET /v1/atmosphere/capabilities: what this instance serves, with no key needed.
-import type { Capabilities } from '../../contract/schemas.js'
-import { ALTITUDE_REFERENCES, QUALITY_OPTIONS } from '../../contract/schemas.js'
-import { LIMITS } from '../../contract/limits.js'
-import { DESCENT_DENSITIES, PROFILES, TRAJECTORY_LIMITS, TRAJECTORY_WARNINGS } from '../../contract/trajectory.js'
-import { STEP_S } from '../../trajectory/models.js'
-import { ARROW_STREAM, INTERPOLATIONS, SAMPLE_FIELDS, SAMPLE_STATUSES } from '../../contract/samples.js'
-import { routeById } from '../../contract/routes.js'
-import { INTERFACE_VERSION, METHODS, PROCESSING_VERSION, SOURCE_FACTS } from '../../atmosphere/methods.js'
+import {
+  type Capabilities, ALTITUDE_REFERENCES, QUALITY_OPTIONS, LIMITS, DESCENT_DENSITIES, PROFILES, TRAJECTORY_LIMITS,
+  TRAJECTORY_WARNINGS, ARROW_STREAM, INTERPOLATIONS, SAMPLE_FIELDS, SAMPLE_STATUSES, routeById
+} from '../../contract/index.js'
+import { STEP_S } from '../../trajectory/index.js'
+import { INTERFACE_VERSION, METHODS, PROCESSING_VERSION, SOURCE_FACTS } from '../../atmosphere/index.js'
 import type { Config } from '../../config.js'
 import type { SourceDescription } from '../../source/index.js'
 

@@ -1,5 +1,5 @@
 // Health, readiness, metrics, OpenAPI, problem pages and capabilities: the routes without a key.
-import type { Health } from '../../contract/schemas.js'
+import type { Health } from '../../contract/index.js'
 import { HttpProblem } from '../problem.js'
 import { NOT_READY_RETRY_AFTER_SECONDS, readiness } from '../readiness.js'
 import type { AppDeps, Handler, Reply } from '../context.js'

@@ -1,5 +1,5 @@
 // GET /problems/<code>: the human-readable page behind each problem `type` URI.
-import { PROBLEM_CODES, type ProblemCodeName } from '../../contract/codes.js'
+import { PROBLEM_CODES, type ProblemCodeName } from '../../contract/index.js'
 
 const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 // `code` spans in the explanations are written with backticks.

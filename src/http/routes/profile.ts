@@ -1,6 +1,6 @@
 // POST /v1/atmosphere/profile. The app has already authenticated, rate-limited and validated
 // the body; the profile service does the data path. Here its refusals become problems.
-import type { AtmosphereRequest } from '../../contract/schemas.js'
+import type { AtmosphereRequest } from '../../contract/index.js'
 import { HttpProblem } from '../problem.js'
 import { dataProblem } from '../data-problem.js'
 import type { AppDeps, Handler, Handlers } from '../context.js'

@@ -2,13 +2,11 @@
 // rate token; here: the body in either encoding, the rest of the rate cost (one token per started
 // 10 000 points), then plan → cost → load → compute, answered as JSON or streamed as Arrow.
 import type { ServerResponse } from 'node:http'
-import { ARROW_STREAM, SamplesRequest } from '../../contract/samples.js'
-import { LIMITS } from '../../contract/limits.js'
-import { validate } from '../../contract/validate.js'
-import type { ValidationErrorItem } from '../../contract/schemas.js'
-import { ArrowSamplesWriter, pointsFromArrow, type ArrowQuery } from '../../samples/arrow.js'
-import { pointsFromJson, samplesBodyBounds, type JsonPart, type PointsOrErrors } from '../../samples/json.js'
-import { TooManyUnitsError, type SamplesEngine } from '../../samples/engine.js'
+import { ARROW_STREAM, SamplesRequest, LIMITS, validate, type ValidationErrorItem } from '../../contract/index.js'
+import {
+  ArrowSamplesWriter, pointsFromArrow, type ArrowQuery, pointsFromJson, samplesBodyBounds, type JsonPart,
+  type PointsOrErrors, TooManyUnitsError, type SamplesEngine
+} from '../../samples/index.js'
 import { HttpProblem } from '../problem.js'
 import { parseJsonBytes, readJsonBytes, readLimited } from '../body.js'
 import { BodyBuffers } from '../body-buffers.js'

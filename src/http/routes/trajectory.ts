@@ -2,9 +2,8 @@
 // taken one rate token (and, for POST, validated the body); here: GET's query read as the same
 // fields, one more token per 100 ensemble members, then the predictor.
 import type { ServerResponse } from 'node:http'
-import { TRAJECTORY_LIMITS, TrajectoryRequest } from '../../contract/trajectory.js'
-import { validate } from '../../contract/validate.js'
-import { FlightInputError, type TrajectoryService } from '../../trajectory/service.js'
+import { TRAJECTORY_LIMITS, TrajectoryRequest, validate } from '../../contract/index.js'
+import { FlightInputError, type TrajectoryService } from '../../trajectory/index.js'
 import { HttpProblem } from '../problem.js'
 import { dataProblem } from '../data-problem.js'
 import { takeTokens } from '../rate.js'

@@ -1,0 +1,3 @@
+// Public API of the http room: what other rooms may use of it.
+export { type App, createApp } from './app.js'
+export { type HttpServer, listen } from './server.js'

@@ -1,0 +1,2 @@
+// Public API of the standin room: what other rooms may use of it.
+export { startUpstream } from './server.js'

@@ -1,0 +1,4 @@
+// Public API of the trajectory room: what other rooms may use of it.
+export { east, flightPath, geojson, kml } from './formats.js'
+export { FlightInputError, TrajectoryService } from './service.js'
+export { STEP_S } from './models.js'
