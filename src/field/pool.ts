@@ -39,21 +39,13 @@ export interface WorkerPool {
 
 export function createPool (options: PoolOptions = {}): WorkerPool {
   const threads = options.threads ?? Math.max(1, availableParallelism())
-  const piscina = new Piscina({
-    ...WORKER,
-    minThreads: threads,
-    maxThreads: threads,
-    maxQueue: options.maxQueue ?? 256,
-    idleTimeout: 60_000
-  })
+  const maxQueue = options.maxQueue ?? 256
+  const piscina = new Piscina({ ...WORKER, minThreads: threads, maxThreads: threads, maxQueue, idleTimeout: 60_000 })
   const run = async <R>(name: string, task: unknown): Promise<R> => {
-    try {
-      return await piscina.run(task, { name }) as R
-    } catch (err) {
-      // piscina refuses a task with this plain Error when maxQueue tasks are waiting
-      if (err instanceof Error && err.message === 'Task queue is at limit') throw new PoolBusyError(piscina.queueSize)
-      throw err
-    }
+    // refused here, from the pool's own count, before piscina would refuse it with an Error told
+    // apart only by its message (a task is queued only when every thread is busy)
+    if (piscina.queueSize >= maxQueue) throw new PoolBusyError(piscina.queueSize)
+    return await piscina.run(task, { name }) as R
   }
   return {
     decode: async (task) => await run<DecodeResult>('decode', task),

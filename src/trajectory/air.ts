@@ -8,7 +8,7 @@ import {
   type HeldSamples, type SamplesEngine, type SamplesResult, OK, OUT_GROUND, OUTSIDE_SOURCE, type SampleOptions,
   type SamplePoints
 } from '../samples/index.js'
-import { AIR_OK, AIR_OUTSIDE, AIR_UNUSABLE, type Air, type AirBatch } from './solver.js'
+import { AIR_OK, AIR_OUTSIDE, AIR_UNUSABLE, type Air, type AirBatch } from './air-batch.js'
 
 const U = SAMPLE_FIELDS.indexOf('wind_u_ms')
 const V = SAMPLE_FIELDS.indexOf('wind_v_ms')

@@ -3,7 +3,7 @@
 // and the per-request bound are both taken from it, so a request's price follows its work: an
 // ascent of 0.001 m/s is a flight of months, not one more request.
 import { STEP_S } from './models.js'
-import type { Stage } from './solver.js'
+import type { Stage } from './stages.js'
 
 /**
  * A descent is never slower than its sea-level rate times 1.1045/√ρ with ρ at most this (kg/m³):
@@ -54,4 +54,30 @@ export function flightsCost (flights: ReadonlyArray<{ steps: number, recorded: b
     points += f.recorded ? f.steps + 1 : 2 * f.stages
   }
   return { steps, points }
+}
+
+/** What one request may cost at most. */
+export interface CostLimits {
+  /** 60 s steps, all members together. */
+  maxSteps: number
+  /** Trajectory points in the answer. */
+  maxPoints: number
+}
+
+/** The message of a flight beyond the limits: which bound, and what to change. */
+export function overLimit (cost: FlightCost, members: number, limits: CostLimits):
+{ msg: string, type: 'flight_too_long' | 'answer_too_large' } | null {
+  const change = members > 1
+    ? 'fewer ensemble members, faster ascent or descent rates, or a lower burst altitude'
+    : 'faster ascent or descent rates, a lower burst (or float) altitude, or an earlier stop'
+  if (cost.steps > limits.maxSteps) {
+    return { type: 'flight_too_long', msg: `The flight${members > 1 ? `s (${members} members)` : ''} could take ` +
+      `up to ${cost.steps} steps of 60 s; at most ${limits.maxSteps} are flown per request. Ask for ${change}` }
+  }
+  if (cost.points > limits.maxPoints) {
+    return { type: 'answer_too_large', msg: `The answer could hold up to ${cost.points} trajectory points; at most ` +
+      `${limits.maxPoints} are answered per request. Ask for ${change}` +
+      (members > 1 ? ', or leave member_trajectories off' : '') }
+  }
+  return null
 }

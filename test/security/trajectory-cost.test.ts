@@ -36,6 +36,7 @@ async function slowestHealth<T> (work: Promise<T>): Promise<[T, number]> {
 }
 
 t.test('a 1 000-member flight at 0.001 m/s with every path is refused at once', async (t) => {
+  await post({ ...launch, ascent_rate: 5, burst_altitude: 1000, descent_rate: 5 }) // the launch's unit, decoded
   const [res, slowest] = await slowestHealth(post({ ...launch, ascent_rate: 0.001, burst_altitude: 30000,
     descent_rate: 5, ensemble: { members: 1000 }, member_trajectories: true }))
   t.equal(res.status, 400)

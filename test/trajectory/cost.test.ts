@@ -2,8 +2,9 @@
 // price and the per-request bound can be set before flying.
 import t from 'tap'
 import { flightSteps, flightsCost } from '../../src/trajectory/cost.js'
-import { fly, type AirBatch } from '../../src/trajectory/solver.js'
-import type { Stage } from '../../src/trajectory/solver.js'
+import { fly } from '../../src/trajectory/solver.js'
+import type { AirBatch } from '../../src/trajectory/air-batch.js'
+import type { Stage } from '../../src/trajectory/stages.js'
 
 /** Still air over flat ground at `ground` m, with the NASA atmosphere's density left to the solver. */
 const stillAir = (ground: number) => (batch: AirBatch): void => {

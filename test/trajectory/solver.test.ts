@@ -1,9 +1,9 @@
 // The solver on synthetic air whose answer is known in closed form (docs/DESIGN.md §7): calm air,
 // uniform winds, a wind reversing with height, exact stage ends, leaving the source.
 import t from 'tap'
-import {
-  AIR_OK, AIR_OUTSIDE, AIR_UNUSABLE, fly, type Air, type AirBatch, type FlightSpec, type Stage
-} from '../../src/trajectory/solver.js'
+import { fly, type FlightSpec } from '../../src/trajectory/solver.js'
+import { AIR_OK, AIR_OUTSIDE, AIR_UNUSABLE, type Air, type AirBatch } from '../../src/trajectory/air-batch.js'
+import type { Stage } from '../../src/trajectory/stages.js'
 import { EARTH_RADIUS_M, nasaDensity, descentRate } from '../../src/trajectory/models.js'
 
 const DEG = 180 / Math.PI
