@@ -13,7 +13,6 @@
 // |                                                        | request had left                          |
 // | allowance spent before an attempt                      | 429 daily_allowance_exhausted             |
 import { setTimeout as sleep } from 'node:timers/promises'
-import { Counter, Gauge, type Registry } from 'prom-client'
 import type { AccountStore } from '../accounts/index.js'
 import type { GribField } from '../grib/index.js'
 import type { Adapter, FetchUnit, Origin } from './adapters/index.js'
@@ -23,6 +22,9 @@ import { isoTime } from './gfs.js'
 import type { Errand } from './http.js'
 import { LOCAL_LOCKS, type UnitLocks } from './unit-locks.js'
 import { verifyUnit } from './unit.js'
+import { beforeDeadline, pastDeadline } from './deadline.js'
+import { FetchSlots } from './fetch-slots.js'
+import type { SourceMetrics } from './source-metrics.js'
 
 /** One unit's bytes as they arrived, checked, with what provenance needs. */
 export interface FetchedUnit {
@@ -60,87 +62,12 @@ export interface FetcherOptions {
   pollMs?: number
 }
 
-export interface SourceMetrics {
-  attempts: Counter<'origin'>
-  /** Charged attempts whose request left and got no answer (timeout, connection lost). */
-  aborted: Counter<'kind'>
-  failures: Counter<'kind'>
-  queueDepth: Gauge<string>
-  rawCache: Counter<'result'>
-}
-
-function metric<T> (registry: Registry, name: string, make: () => T): T {
-  return (registry.getSingleMetric(name) as T | undefined) ?? make()
-}
-
-export function sourceMetrics (registry: Registry): SourceMetrics {
-  const registers = [registry]
-  return {
-    attempts: metric(registry, 'aloft_upstream_attempts_total', () => new Counter({
-      name: 'aloft_upstream_attempts_total',
-      help: 'Upstream fetch attempts (each charged to an account), by origin',
-      labelNames: ['origin'] as const,
-      registers
-    })),
-    aborted: metric(registry, 'aloft_upstream_attempts_aborted_total', () => new Counter({
-      name: 'aloft_upstream_attempts_aborted_total',
-      help: 'Charged upstream attempts whose request left but got no answer, by kind (timeout, network): the ' +
-        'upstream may or may not have served them, so a reconciliation against upstream logs counts them apart',
-      labelNames: ['kind'] as const,
-      registers
-    })),
-    failures: metric(registry, 'aloft_upstream_failures_total', () => new Counter({
-      name: 'aloft_upstream_failures_total',
-      help: 'Failed upstream attempts, by kind (missing, throttled, server, timeout, network, unusable, queue_full)',
-      labelNames: ['kind'] as const,
-      registers
-    })),
-    queueDepth: metric(registry, 'aloft_upstream_fetch_queue_depth', () => new Gauge({
-      name: 'aloft_upstream_fetch_queue_depth',
-      help: 'Units waiting for an upstream fetch slot',
-      registers
-    })),
-    rawCache: metric(registry, 'aloft_source_raw_cache_total', () => new Counter({
-      name: 'aloft_source_raw_cache_total',
-      help: 'Raw unit lookups on the disk cache, by result (hit, miss)',
-      labelNames: ['result'] as const,
-      registers
-    }))
-  }
-}
-
 /** A lock outlives the deadline of the fetch holding it by this much. */
 const LOCK_MARGIN_MS = 5_000
 
-/** Why a waiter gave up: the deadline passed. */
-function pastDeadline (deadlineMs: number): SourceError {
-  return new SourceError('source_busy', {
-    detail: `no upstream data within the ${Math.round(deadlineMs / 1000)} s this instance waits; try again shortly`,
-    retryAfterSeconds: 5
-  })
-}
-
-/** `promise`, or a rejection with `onExpire()` at `deadline` (epoch ms), whichever comes first. */
-export async function beforeDeadline<T> (promise: Promise<T>, deadline: number, onExpire: () => Error): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(onExpire()), Math.max(0, deadline - Date.now()))
-  })
-  try {
-    return await Promise.race([promise, expired])
-  } finally {
-    clearTimeout(timer)
-  }
-}
-
-interface Waiter { resolve: () => void, reject: (err: Error) => void }
-
 export class Fetcher {
   private readonly inflight = new Map<string, Promise<FetchedUnit>>()
-  private active = 0
-  private readonly waiting: Waiter[] = []
-  private readonly concurrency: number
-  private readonly maxQueue: number
+  private readonly slots: FetchSlots
   private readonly retries: number
   private readonly backoffMs: number
   private readonly busyRetryAfter: number
@@ -156,18 +83,18 @@ export class Fetcher {
     options: FetcherOptions = {},
     private readonly locks: UnitLocks = LOCAL_LOCKS
   ) {
-    this.concurrency = options.concurrency ?? 4
-    this.maxQueue = options.maxQueue ?? 32
     this.retries = options.retries ?? 2
     this.backoffMs = options.backoffMs ?? 1000
     this.busyRetryAfter = options.busyRetryAfterSeconds ?? 30
     this.deadlineMs = options.deadlineMs ?? 20_000
     this.pollMs = options.pollMs ?? 100
+    this.slots = new FetchSlots(options.concurrency ?? 4, options.maxQueue ?? 32, this.deadlineMs, this.busyRetryAfter,
+      metrics)
   }
 
   /** Units downloading now and waiting for a slot. */
   get depth (): { active: number, waiting: number } {
-    return { active: this.active, waiting: this.waiting.length }
+    return this.slots.depth
   }
 
   /**
@@ -252,7 +179,7 @@ export class Fetcher {
 
   /** Fetches the unit (in a slot of the bounded queue) and keeps it in the raw cache. */
   private async download (unit: FetchUnit, accountId: string, deadline: number): Promise<FetchedUnit> {
-    await this.acquire(deadline)
+    await this.slots.acquire(deadline)
     try {
       const { bytes, fields } = await this.attempts(unit, accountId, deadline)
       const retrievedAt = new Date()
@@ -263,7 +190,7 @@ export class Fetcher {
       const { key: unitKey, run, step, origin } = unit
       return { unitKey, run: new Date(run), step, origin, url, bytes, sha256, retrievedAt, fields, fromCache: false }
     } finally {
-      this.release()
+      this.slots.release()
     }
   }
 
@@ -317,37 +244,6 @@ export class Fetcher {
     return { deadline, charge: async () => { await (charged ??= charge()) }, charged: () => charged !== undefined }
   }
 
-  /** A download slot; source_busy when the queue is full or the deadline passes while waiting. */
-  private async acquire (deadline: number): Promise<void> {
-    if (this.active < this.concurrency) { this.active++; return }
-    if (this.waiting.length >= this.maxQueue) {
-      this.metrics.failures.inc({ kind: 'queue_full' })
-      throw new SourceError('source_busy', {
-        detail: `${this.active} upstream fetches running and ${this.waiting.length} waiting; try again shortly`,
-        retryAfterSeconds: Math.max(1, Math.ceil(this.busyRetryAfter / 6))
-      })
-    }
-    let waiter: Waiter | undefined
-    const turn = new Promise<void>((resolve, reject) => { waiter = { resolve, reject } })
-    this.waiting.push(waiter!)
-    this.metrics.queueDepth.set(this.waiting.length)
-    try {
-      await beforeDeadline(turn, deadline, () => pastDeadline(this.deadlineMs))
-    } catch (err) {
-      const k = this.waiting.indexOf(waiter!)
-      if (k >= 0) this.waiting.splice(k, 1)
-      else this.release() // the slot reached us as the deadline passed: hand it on
-      this.metrics.queueDepth.set(this.waiting.length)
-      throw err
-    }
-  }
-
-  private release (): void {
-    const next = this.waiting.shift()
-    this.metrics.queueDepth.set(this.waiting.length)
-    if (next === undefined) this.active--
-    else next.resolve() // the slot passes straight to the next unit
-  }
 }
 
 function kindText (kind: FailureKind): string {

@@ -24,18 +24,20 @@ import {
 } from './adapters/index.js'
 import type { FetcherOptions } from './fetcher.js'
 import type { HttpOptions } from './http.js'
-import { Source, type SourceLogger } from './source.js'
+import { Source } from './source.js'
+import type { SourceLogger } from './resolution.js'
 import { Throttle } from './throttle.js'
 import { RedisUnitLocks } from './unit-locks.js'
 import { connectRedis } from '../redis.js'
 
 export { SourceError, type SourceErrorCode } from './errors.js'
 export { mirrorDirectoryProblem } from './adapters/index.js'
-export { beforeDeadline } from './fetcher.js'
+export { beforeDeadline } from './deadline.js'
 export { Source } from './source.js'
+export type { CheckState } from './source.js'
 export type {
-  CheckState, Quality, ResolveRequest, Resolution, SourceDescription, SourceLogger, SourcePoint
-} from './source.js'
+  Quality, ResolveRequest, Resolution, SourceDescription, SourceLogger, SourcePoint
+} from './resolution.js'
 export { hourRanges, rangeHours, runsOf, validTimesOf, type HourRange, type RunHours } from './runs.js'
 export type { FetchedUnit } from './fetcher.js'
 export type { FetchUnit, HeldRunStep, Origin } from './adapters/index.js'

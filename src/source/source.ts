@@ -1,75 +1,25 @@
-// The Source: catalog + adapter + fetcher, and the resolve rules of docs/DESIGN.md §3.
+// The Source: catalog + adapter + fetcher behind one door — resolving a request (resolve.ts),
+// describing what is held (describe.ts), fetching units once, and the readiness checks.
 import type { Registry } from 'prom-client'
 import type { AccountStore } from '../accounts/index.js'
-import { gridPointIndex, normalizeLongitude, type LatLonGrid } from '../grib/index.js'
+import type { LatLonGrid } from '../grib/index.js'
 import type { Adapter, FetchUnit, HeldRunStep } from './adapters/index.js'
-import { Catalog, chooseTime } from './catalog.js'
+import { Catalog } from './catalog.js'
 import { DiskCache } from './disk-cache.js'
 import { SourceError, UpstreamFailure } from './errors.js'
-import { Fetcher, sourceMetrics, type FetchedUnit, type FetcherOptions } from './fetcher.js'
-import { HOUR_MS, isoTime, validTime, type RunStep } from './gfs.js'
+import { Fetcher, type FetchedUnit, type FetcherOptions } from './fetcher.js'
+import { sourceMetrics } from './source-metrics.js'
+import { HOUR_MS, isoTime, type RunStep } from './gfs.js'
 import type { Throttle } from './throttle.js'
 import { columnLevels } from './unit.js'
 import { ListingCheck, type CheckState } from './listing-check.js'
-import { runsOf, type RunHours } from './runs.js'
 import type { UnitLocks } from './unit-locks.js'
+import { discover } from './discover.js'
+import { describeSource } from './describe.js'
+import { Resolver } from './resolve.js'
+import type { Resolution, ResolveRequest, SourceDescription, SourceLogger } from './resolution.js'
 
-export type Quality = 'best_available' | 'immediate'
-
-export interface SourceLogger {
-  warn (msg: string): void
-  info (msg: string): void
-  error (msg: string): void
-}
-
-export interface ResolveRequest {
-  latitude: number
-  longitude: number
-  time: Date
-  quality: Quality
-  accountId: string
-}
-
-/** The grid point a request rounds to, on the source's grid (global 0.25° for filter and noaa). */
-export interface SourcePoint {
-  latitude: number
-  longitude: number // (-180, 180]
-  i: number // column from the grid's western edge
-  j: number // row from the grid's southern edge
-}
-
-export interface Resolution {
-  request: ResolveRequest
-  unit: FetchUnit
-  unitKey: string
-  run: Date
-  step: number
-  validTime: Date
-  point: SourcePoint
-  /** The unit is in the caller's decoded cache or our raw cache (no attempt needed). */
-  cached: boolean
-  /**
-   * Why a run other than the newest for this valid time was chosen: `immediate` found it cached,
-   * or the account's allowance is spent and it was cached. null: the newest run.
-   */
-  substitution: null | { reason: 'immediate_cached' | 'allowance_exhausted', newestRun: Date }
-}
-
-export interface SourceDescription {
-  kind: 'noaa' | 'mirror' | 'filter'
-  status: 'ok' | 'unavailable'
-  statusText: string
-  /** Isobaric levels (Pa, ascending) with a full column, when known. */
-  levelsPa: number[] | null
-  firstValidTime: string | null
-  lastValidTime: string | null
-  /** The runs of the newest RUN_LIST_DAYS days holding data, newest first. */
-  runs: RunHours[]
-  /** `runs` lists every run the source holds. */
-  runsComplete: boolean
-  coverage: { latitude: { min: number, max: number }, longitude: { min: number, max: number } } | null
-  grid: { di: number, dj: number, ni: number, nj: number } | null
-}
+export type { CheckState }
 
 export interface SourceInternals {
   adapter: Adapter
@@ -89,18 +39,6 @@ export interface SourceInternals {
   closeLocks?: () => Promise<void>
 }
 
-/** Instants whose time choice is kept (a bound on memory, not a cache size that matters). */
-const TIME_CHOICES = 4096
-/** How long a kept time choice is used before the catalog is asked again. */
-const TIME_CHOICE_MS = 5000
-/**
- * Days whose runs a description lists: a mirror (cheap to list, often sparse, like the demo's) a
- * month; NOAA and a grib filter the two newest days, which the description lists anyway (each day
- * costs upstream requests under the shared limiter).
- */
-const RUN_LIST_DAYS: Record<Adapter['kind'], number> = { mirror: 31, filter: 2, noaa: 2 }
-
-export type { CheckState }
 
 export class Source {
   readonly catalog: Catalog
@@ -114,8 +52,7 @@ export class Source {
   private readonly maxStepHours: number
   private isCachedByCaller: (unitKey: string) => boolean
   private levelsSeen: number[] | null = null
-  private readonly timeChoices = new Map<number, { choice: ReturnType<typeof chooseTime>, generation: number,
-    until: number }>()
+  private readonly resolver: Resolver
   private readonly closeLocks: () => Promise<void>
   private readonly listing: ListingCheck
 
@@ -131,6 +68,9 @@ export class Source {
     // indexed in the background from the start; resolve waits for it
     this.disk.ready().catch((err) => this.logger.error(`raw cache index failed: ${(err as Error).message}`))
     this.catalog = new Catalog(this.adapter, o.catalog)
+    this.resolver = new Resolver({ adapter: o.adapter, catalog: this.catalog, disk: this.disk, store: o.store,
+      logger: o.logger, isCached: (key) => this.isCached(key), maxOffsetMs: this.maxOffsetMs,
+      maxStepHours: this.maxStepHours })
     this.fetcher = new Fetcher(this.adapter, o.store, this.disk, sourceMetrics(o.registry), o.fetcher, o.locks)
     this.closeLocks = o.closeLocks ?? (async () => {})
     this.listing = new ListingCheck(async () => await this.adapter.listDays(), (state, err) => {
@@ -174,111 +114,16 @@ export class Source {
   get queue (): { active: number, waiting: number } { return this.fetcher.depth }
 
   async describe (): Promise<SourceDescription> {
-    const base = { kind: this.adapter.kind, levelsPa: this.adapter.levels() ?? this.levelsSeen }
-    try {
-      const grid = await this.grid()
-      const entries = await this.catalog.edges()
-      const times = entries.map(validTime)
-      const recent = await this.catalog.newestDays(RUN_LIST_DAYS[this.adapter.kind])
-      return {
-        ...base,
-        levelsPa: this.adapter.levels() ?? this.levelsSeen,
-        status: 'ok',
-        statusText: entries.length === 0 ? 'the source holds no GFS files' : `${this.adapter.kind} source available`,
-        firstValidTime: times.length === 0 ? null : isoTime(Math.min(...times)),
-        lastValidTime: times.length === 0 ? null : isoTime(Math.max(...times)),
-        runs: runsOf(recent.entries),
-        runsComplete: recent.complete,
-        coverage: coverageOf(grid),
-        grid: { di: grid.di, dj: grid.dj, ni: grid.ni, nj: grid.nj }
-      }
-    } catch (err) {
-      this.logger.warn(`source description failed: ${(err as Error).message}`)
-      return { ...base, status: 'unavailable', statusText: 'the source cannot be listed right now',
-        firstValidTime: null, lastValidTime: null, runs: [], runsComplete: false, coverage: null, grid: null }
-    }
+    return await describeSource({ adapter: this.adapter, catalog: this.catalog, logger: this.logger,
+      grid: async () => await this.resolver.grid(), levelsSeen: this.levelsSeen })
   }
 
   /**
    * Choose (run, step) and grid point for a request (docs/DESIGN.md §3), before any fetch:
-   * outside_source_coverage (404) when the point rounds off the grid or no valid time lies
-   * within the offset; daily_allowance_exhausted (429) when a fetch is needed, the allowance is
-   * spent and no cached run has the chosen valid time.
+   * resolve.ts.
    */
   async resolve (request: ResolveRequest): Promise<Resolution> {
-    const { latitude, longitude, time } = request
-    if (!this.disk.isReady) await this.disk.ready()
-    if (!Number.isFinite(latitude) || latitude < -90 || latitude > 90 || !Number.isFinite(longitude) ||
-      Number.isNaN(time.getTime())) {
-      throw new RangeError('resolve needs a latitude in [-90, 90], a finite longitude and a valid time')
-    }
-    const grid = this.knownGrid ?? await this.grid()
-    const gp = gridPointIndex(grid, latitude, longitude)
-    if (gp === null) {
-      throw new SourceError('outside_source_coverage', {
-        detail: `(${latitude}, ${longitude}) rounds outside the source's grid (latitude ` +
-          `${grid.south}..${grid.north}, longitude ${normalizeLongitude(grid.west)}..${normalizeLongitude(grid.east)})`
-      })
-    }
-    const choice = this.keptTimeChoice(time.getTime()) ?? await this.timeChoice(time.getTime())
-    // the catalog's runs for the chosen valid time, newest first, then any older run still in a
-    // cache (the catalog may not have listed its day): a cached unit in either upstream counts
-    const listed = new Set(choice.candidates.map((c) => c.run))
-    const units = choice.candidates.map((c) => this.adapter.unitFor(c, gp))
-    const cached = units.map((u) => this.isCached(u.key))
-    for (let k = 0; k < units.length; k++) {
-      const alt = units[k].alternate
-      if (!cached[k] && alt !== undefined && this.isCached(alt.key)) { units[k] = alt; cached[k] = true }
-    }
-    // When the newest listed run is cached, only an unlisted run newer than it could change the
-    // answer: the scan stops there (the hot path of cached profiles), else it looks at them all.
-    let newestCached = -Infinity
-    for (let k = 0; k < units.length; k++) if (cached[k] && units[k].run > newestCached) newestCached = units[k].run
-    const newestListed = Math.max(...choice.candidates.map((c) => c.run))
-    const stopAt = newestCached === newestListed ? newestListed : -Infinity
-    const older: RunStep[] = []
-    for (let step = 6; step <= this.maxStepHours; step += 6) {
-      const run = choice.validTime - step * HOUR_MS
-      if (run <= stopAt) break
-      if (!listed.has(run)) older.push({ run, step })
-    }
-    for (const rs of older) {
-      const u = this.adapter.unitFor(rs, gp)
-      const hit = this.isCached(u.key) ? u : u.alternate !== undefined &&
-        this.isCached(u.alternate.key) ? u.alternate : null
-      if (hit !== null) { units.push(hit); cached.push(true) }
-    }
-    // newest run first across listed and cached-only runs
-    const order = units.map((_, k) => k).sort((a, b) => units[b].run - units[a].run)
-    units.splice(0, units.length, ...order.map((k) => units[k]))
-    cached.splice(0, cached.length, ...order.map((k) => cached[k]))
-    const pick = (k: number, substitution: Resolution['substitution']): Resolution => ({
-      request,
-      unit: units[k],
-      unitKey: units[k].key,
-      run: new Date(units[k].run),
-      step: units[k].step,
-      validTime: new Date(choice.validTime),
-      point: { latitude: gp.latitude, longitude: gp.longitude, i: gp.i, j: gp.j },
-      cached: cached[k],
-      substitution
-    })
-    // units[0] is the newest run; cached-only runs are cached, so when it is not cached it is listed
-    const firstCached = cached.indexOf(true)
-    if (cached[0]) return pick(0, null)
-    const newest = units[0]
-    if (request.quality === 'immediate' && firstCached > 0) {
-      return pick(firstCached, { reason: 'immediate_cached', newestRun: new Date(newest.run) })
-    }
-    const allowance = await this.store.allowance(request.accountId)
-    if (allowance.remaining > 0) return pick(0, null)
-    if (firstCached > 0) return pick(firstCached, { reason: 'allowance_exhausted', newestRun: new Date(newest.run) })
-    throw new SourceError('daily_allowance_exhausted', {
-      detail: `the account's ${allowance.limit} upstream attempts for today are used and no cached run has ` +
-        `${isoTime(choice.validTime)}`,
-      retryAfterSeconds: allowance.reset_after_seconds,
-      accountId: request.accountId
-    })
+    return await this.resolver.resolve(request)
   }
 
   /**
@@ -338,7 +183,7 @@ export class Source {
     const seen = new Map<string, HeldRunStep>()
     for (const h of hours) {
       for (const t of [h, h + HOUR_MS]) {
-        const entries = await this.discover(async () => await this.catalog.around(t, this.maxOffsetMs))
+        const entries = await discover(this.logger, async () => await this.catalog.around(t, this.maxOffsetMs))
         for (const e of entries) seen.set(`${e.run}/${e.step}`, e)
       }
     }
@@ -351,7 +196,7 @@ export class Source {
   /** The grid points are counted on (discovery failures are source_busy, as in resolve). */
   async sourceGrid (): Promise<LatLonGrid> {
     await this.disk.ready()
-    return await this.grid()
+    return await this.resolver.grid()
   }
 
   /** The deadline of a request for data that starts now (epoch ms). */
@@ -384,58 +229,6 @@ export class Source {
     }
   }
 
-  /** The grid, once known: an adapter's grid never changes once it has been read. */
-  private knownGrid: LatLonGrid | undefined
-
-  private async grid (): Promise<LatLonGrid> {
-    this.knownGrid = await this.discover(async () => await this.adapter.grid())
-    return this.knownGrid
-  }
-
-  /** The kept choice for an instant while it holds (see timeChoice), at once; else undefined. */
-  private keptTimeChoice (t: number): ReturnType<typeof chooseTime> | undefined {
-    const kept = this.timeChoices.get(t)
-    return kept !== undefined && kept.generation === this.catalog.generation && kept.until > Date.now()
-      ? kept.choice
-      : undefined
-  }
-
-  /**
-   * The time rule's choice for an instant, kept per instant while the catalog's generation holds
-   * and for at most TIME_CHOICE_MS, so listings still refresh on their schedule: the catalog
-   * walk is the costliest part of resolving a cached profile. Refusals are not kept. Asked only
-   * when keptTimeChoice has none.
-   */
-  private async timeChoice (t: number): Promise<ReturnType<typeof chooseTime>> {
-    const now = Date.now()
-    const entries = await this.discover(async () => await this.catalog.around(t, this.maxOffsetMs))
-    const generation = this.catalog.generation // after the listing: a listing that changed it is included
-    const choice = chooseTime(entries, t, this.maxOffsetMs)
-    if (this.timeChoices.size >= TIME_CHOICES) this.timeChoices.clear()
-    this.timeChoices.set(t, { choice, generation, until: now + TIME_CHOICE_MS })
-    return choice
-  }
-
-  /** Discovery failures become source_busy (503): the catalog cannot be read right now. */
-  private async discover<T> (fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn()
-    } catch (err) {
-      if (!(err instanceof UpstreamFailure)) throw err
-      if (err.kind === 'missing') {
-        throw new SourceError('outside_source_coverage', { detail: 'the source holds no GFS files', nearestTimes: [] })
-      }
-      this.logger.warn(`GFS catalog discovery failed: ${err.message}`)
-      throw new SourceError('source_busy',
-        { detail: 'the source cannot be listed right now', retryAfterSeconds: err.retryAfterSeconds ?? 30 })
-    }
-  }
-}
-
-function coverageOf (grid: LatLonGrid): NonNullable<SourceDescription['coverage']> {
-  if (grid.global) return { latitude: { min: grid.south, max: grid.north }, longitude: { min: -180, max: 180 } }
-  return { latitude: { min: grid.south, max: grid.north },
-    longitude: { min: normalizeLongitude(grid.west), max: normalizeLongitude(grid.east) } }
 }
 
 export type { RunStep }

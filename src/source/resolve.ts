@@ -1,0 +1,150 @@
+// The resolve rules of docs/DESIGN.md §3: a request's (run, step), grid point and unit, chosen
+// from the catalog and what is cached before anything is fetched, with the time rule's choice
+// kept per instant (the catalog walk is the costliest part of resolving a cached profile).
+import type { AccountStore } from '../accounts/index.js'
+import { gridPointIndex, normalizeLongitude, type LatLonGrid } from '../grib/index.js'
+import type { Adapter } from './adapters/index.js'
+import { type Catalog, chooseTime } from './catalog.js'
+import type { DiskCache } from './disk-cache.js'
+import { discover } from './discover.js'
+import { SourceError } from './errors.js'
+import { HOUR_MS, isoTime, type RunStep } from './gfs.js'
+import type { Resolution, ResolveRequest, SourceLogger } from './resolution.js'
+
+/** Instants whose time choice is kept (a bound on memory, not a cache size that matters). */
+const TIME_CHOICES = 4096
+/** How long a kept time choice is used before the catalog is asked again. */
+const TIME_CHOICE_MS = 5000
+
+export interface ResolverParts {
+  adapter: Adapter
+  catalog: Catalog
+  disk: DiskCache
+  store: AccountStore
+  logger: SourceLogger
+  /** Whether a unit is cached (decoded, or raw on disk): no attempt would be charged for it. */
+  isCached: (unitKey: string) => boolean
+  maxOffsetMs: number
+  maxStepHours: number
+}
+
+export class Resolver {
+  readonly #timeChoices = new Map<number, { choice: ReturnType<typeof chooseTime>, generation: number,
+    until: number }>()
+  /** The grid, once known: an adapter's grid never changes once it has been read. */
+  #knownGrid: LatLonGrid | undefined
+
+  constructor (private readonly o: ResolverParts) {}
+
+  /** The source's grid (discovery failures are source_busy). */
+  async grid (): Promise<LatLonGrid> {
+    this.#knownGrid = await discover(this.o.logger, async () => await this.o.adapter.grid())
+    return this.#knownGrid
+  }
+
+  /**
+   * Choose (run, step) and grid point for a request (docs/DESIGN.md §3), before any fetch:
+   * outside_source_coverage (404) when the point rounds off the grid or no valid time lies
+   * within the offset; daily_allowance_exhausted (429) when a fetch is needed, the allowance is
+   * spent and no cached run has the chosen valid time.
+   */
+  async resolve (request: ResolveRequest): Promise<Resolution> {
+    const { latitude, longitude, time } = request
+    if (!this.o.disk.isReady) await this.o.disk.ready()
+    if (!Number.isFinite(latitude) || latitude < -90 || latitude > 90 || !Number.isFinite(longitude) ||
+      Number.isNaN(time.getTime())) {
+      throw new RangeError('resolve needs a latitude in [-90, 90], a finite longitude and a valid time')
+    }
+    const grid = this.#knownGrid ?? await this.grid()
+    const gp = gridPointIndex(grid, latitude, longitude)
+    if (gp === null) {
+      throw new SourceError('outside_source_coverage', {
+        detail: `(${latitude}, ${longitude}) rounds outside the source's grid (latitude ` +
+          `${grid.south}..${grid.north}, longitude ${normalizeLongitude(grid.west)}..${normalizeLongitude(grid.east)})`
+      })
+    }
+    const choice = this.#keptTimeChoice(time.getTime()) ?? await this.#timeChoice(time.getTime())
+    // the catalog's runs for the chosen valid time, newest first, then any older run still in a
+    // cache (the catalog may not have listed its day): a cached unit in either upstream counts
+    const listed = new Set(choice.candidates.map((c) => c.run))
+    const units = choice.candidates.map((c) => this.o.adapter.unitFor(c, gp))
+    const cached = units.map((u) => this.o.isCached(u.key))
+    for (let k = 0; k < units.length; k++) {
+      const alt = units[k].alternate
+      if (!cached[k] && alt !== undefined && this.o.isCached(alt.key)) { units[k] = alt; cached[k] = true }
+    }
+    // When the newest listed run is cached, only an unlisted run newer than it could change the
+    // answer: the scan stops there (the hot path of cached profiles), else it looks at them all.
+    let newestCached = -Infinity
+    for (let k = 0; k < units.length; k++) if (cached[k] && units[k].run > newestCached) newestCached = units[k].run
+    const newestListed = Math.max(...choice.candidates.map((c) => c.run))
+    const stopAt = newestCached === newestListed ? newestListed : -Infinity
+    const older: RunStep[] = []
+    for (let step = 6; step <= this.o.maxStepHours; step += 6) {
+      const run = choice.validTime - step * HOUR_MS
+      if (run <= stopAt) break
+      if (!listed.has(run)) older.push({ run, step })
+    }
+    for (const rs of older) {
+      const u = this.o.adapter.unitFor(rs, gp)
+      const hit = this.o.isCached(u.key) ? u : u.alternate !== undefined &&
+        this.o.isCached(u.alternate.key) ? u.alternate : null
+      if (hit !== null) { units.push(hit); cached.push(true) }
+    }
+    // newest run first across listed and cached-only runs
+    const order = units.map((_, k) => k).sort((a, b) => units[b].run - units[a].run)
+    units.splice(0, units.length, ...order.map((k) => units[k]))
+    cached.splice(0, cached.length, ...order.map((k) => cached[k]))
+    const pick = (k: number, substitution: Resolution['substitution']): Resolution => ({
+      request,
+      unit: units[k],
+      unitKey: units[k].key,
+      run: new Date(units[k].run),
+      step: units[k].step,
+      validTime: new Date(choice.validTime),
+      point: { latitude: gp.latitude, longitude: gp.longitude, i: gp.i, j: gp.j },
+      cached: cached[k],
+      substitution
+    })
+    // units[0] is the newest run; cached-only runs are cached, so when it is not cached it is listed
+    const firstCached = cached.indexOf(true)
+    if (cached[0]) return pick(0, null)
+    const newest = units[0]
+    if (request.quality === 'immediate' && firstCached > 0) {
+      return pick(firstCached, { reason: 'immediate_cached', newestRun: new Date(newest.run) })
+    }
+    const allowance = await this.o.store.allowance(request.accountId)
+    if (allowance.remaining > 0) return pick(0, null)
+    if (firstCached > 0) return pick(firstCached, { reason: 'allowance_exhausted', newestRun: new Date(newest.run) })
+    throw new SourceError('daily_allowance_exhausted', {
+      detail: `the account's ${allowance.limit} upstream attempts for today are used and no cached run has ` +
+        `${isoTime(choice.validTime)}`,
+      retryAfterSeconds: allowance.reset_after_seconds,
+      accountId: request.accountId
+    })
+  }
+
+  /** The kept choice for an instant while it holds (see timeChoice), at once; else undefined. */
+  #keptTimeChoice (t: number): ReturnType<typeof chooseTime> | undefined {
+    const kept = this.#timeChoices.get(t)
+    return kept !== undefined && kept.generation === this.o.catalog.generation && kept.until > Date.now()
+      ? kept.choice
+      : undefined
+  }
+
+  /**
+   * The time rule's choice for an instant, kept per instant while the catalog's generation holds
+   * and for at most TIME_CHOICE_MS, so listings still refresh on their schedule: the catalog
+   * walk is the costliest part of resolving a cached profile. Refusals are not kept. Asked only
+   * when keptTimeChoice has none.
+   */
+  async #timeChoice (t: number): Promise<ReturnType<typeof chooseTime>> {
+    const now = Date.now()
+    const entries = await discover(this.o.logger, async () => await this.o.catalog.around(t, this.o.maxOffsetMs))
+    const generation = this.o.catalog.generation // after the listing: a listing that changed it is included
+    const choice = chooseTime(entries, t, this.o.maxOffsetMs)
+    if (this.#timeChoices.size >= TIME_CHOICES) this.#timeChoices.clear()
+    this.#timeChoices.set(t, { choice, generation, until: now + TIME_CHOICE_MS })
+    return choice
+  }
+}
