@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { Session } from 'node:inspector/promises'
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks'
 import polka from 'polka'
-import { loadConfig } from '../src/config.js'
+import { loadConfig } from '../src/config/index.js'
 import { startService } from '../src/service.js'
 import type { AtmosphereRequest } from '../src/contract/schemas.js'
 

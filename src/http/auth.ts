@@ -4,7 +4,7 @@ import { timingSafeEqual, createHash } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
 import { StoreUnavailableError, type AccountStore } from '../accounts/index.js'
 import type { RouteSpec } from '../contract/index.js'
-import type { Config } from '../config.js'
+import type { Config } from '../config/index.js'
 import { HttpProblem, retryAfterSeconds, storeUnavailable } from './problem.js'
 import type { AloftRequest, AppDeps } from './context.js'
 
