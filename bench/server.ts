@@ -115,7 +115,7 @@ const bare = polka()
     res.end(body)
   })
 // the same Node server options as aloft's, so the two differ only in what the route does
-// polka's `next` is optional at run time (as in src/http/app.ts)
+// polka's `next` is optional at run time (as in src/http/request-target.ts)
 const dispatch = bare.handler as unknown as (req: IncomingMessage, res: ServerResponse) => void
 const bareServer = createServer({ keepAliveTimeout: 5000 }, (req, res) => { dispatch(req, res) })
 await new Promise<void>((resolve) => bareServer.listen(0, '127.0.0.1', () => resolve()))
