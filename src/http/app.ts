@@ -1,12 +1,12 @@
-// The polka app, a request's life in files of its own, read top to bottom:
+// The polka app. A request's life is in files of its own, read top to bottom:
 //   request-target.ts   Node's listener: the target as a path
 //   request-start.ts    id, headers, drain flag, in-flight counts, write watch, capacity
 //   route-table.ts      the contract's route table in polka: 404, 405, one handler per route
-//   route-handler.ts    auth.ts → account-share.ts → body.ts, body-check.ts (repeat cache) → routes/ → send.ts
-//   request-metrics.ts  when the answer closes: its series and log line
-//   fail.ts             where every error of a request ends
-// in docs/DESIGN.md §3's order (route → key → rate → body → handler), with one problem renderer
-// (problem.ts).
+//   route-handler.ts    one route: auth.ts (key and rate, or a token) → account-share.ts → the JSON
+//                       body (body.ts, body-check.ts), or an exact repeat's answer → routes/ → send.ts
+//   request-metrics.ts  once the answer closes: its metric series and log line
+//   fail.ts             where every error of a request ends (problems rendered by problem.ts)
+// That is docs/DESIGN.md §3's order: route → key → rate → body → handler.
 import { type Listener, type RouteSpec, servedRoutes } from '../contract/index.js'
 import type { ClientErrorListener } from './client-error.js'
 import type { AppDeps } from './context.js'
