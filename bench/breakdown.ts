@@ -17,14 +17,16 @@ export const ROOMS = [
 ] as const
 export type Room = typeof ROOMS[number]
 
+/** The contract's validation: Ajv's setup, its date-time format, uniqueItems keyword and error items. */
+const VALIDATION_FILES = /\/src\/contract\/(validate|date-time|unique-items|error-items)\./
+
 /** First match wins, tried on each frame from the sampled one outwards. */
 const RULES: Array<[Room, (name: string, url: string) => boolean]> = [
   ['GC', (n) => n === '(garbage collector)'],
   ['body read', (_, u) => u.includes('/src/http/body.')],
   ['auth', (_, u) => u.includes('/src/accounts/secrets.')],
   ['admission', (_, u) => u.includes('/src/accounts/') || u.includes('/src/http/auth.') || u.includes('/ioredis/')],
-  ['validation', (n, u) => u.includes('/ajv/') || u.includes('/src/contract/validate.') ||
-    (u === '' && /^validate\d*$/.test(n))],
+  ['validation', (n, u) => u.includes('/ajv/') || VALIDATION_FILES.test(u) || (u === '' && /^validate\d*$/.test(n))],
   ['resolve', (_, u) => u.includes('/src/source/')],
   ['interpolation', (_, u) => u.includes('/src/atmosphere/') || u.includes('/src/profile/') ||
     u.includes('/src/field/') || u.includes('/src/grib/')],

@@ -46,7 +46,7 @@ const JSON_TOO = process.argv.includes('--json')
 const CLIENT = process.argv.includes('--fetch') ? 'fetch' : 'http' // the client reads with node:http unless --fetch
 
 const cacheDir = await useSampleEnvironment(POINTS, 'aloft-phases-')
-const { loadConfig } = await import('../src/config.js')
+const { loadConfig } = await import('../src/config/index.js')
 const { startService } = await import('../src/service.js')
 const { SamplesEngine } = await import('../src/samples/engine.js')
 const { ArrowSamplesWriter } = await import('../src/samples/arrow.js')

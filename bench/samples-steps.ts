@@ -15,7 +15,7 @@ const POINTS = numberArg('points', 100_000)
 const ROUNDS = numberArg('rounds', 15)
 
 const cacheDir = await useSampleEnvironment(POINTS, 'aloft-steps-')
-const { loadConfig } = await import('../src/config.js')
+const { loadConfig } = await import('../src/config/index.js')
 const { startService } = await import('../src/service.js')
 const { ArrowSamplesWriter, pointsFromArrow } = await import('../src/samples/arrow.js')
 const { pointsFromJson } = await import('../src/samples/json.js')

@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { Session } from 'node:inspector/promises'
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks'
 import polka from 'polka'
-import { loadConfig } from '../src/config.js'
+import { loadConfig } from '../src/config/index.js'
 import { startService } from '../src/service.js'
 import type { AtmosphereRequest } from '../src/contract/schemas.js'
 
@@ -115,7 +115,7 @@ const bare = polka()
     res.end(body)
   })
 // the same Node server options as aloft's, so the two differ only in what the route does
-// polka's `next` is optional at run time (as in src/http/app.ts)
+// polka's `next` is optional at run time (as in src/http/request-target.ts)
 const dispatch = bare.handler as unknown as (req: IncomingMessage, res: ServerResponse) => void
 const bareServer = createServer({ keepAliveTimeout: 5000 }, (req, res) => { dispatch(req, res) })
 await new Promise<void>((resolve) => bareServer.listen(0, '127.0.0.1', () => resolve()))

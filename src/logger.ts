@@ -1,7 +1,7 @@
 // Structured JSON logs (pino). Nothing that could carry a secret is ever passed to the logger:
 // request logs name method, path, status, duration, request id and account id only.
 import { pino, type Logger, type DestinationStream } from 'pino'
-import type { Config } from './config.js'
+import type { Config } from './config/index.js'
 
 export type { Logger }
 

@@ -2,7 +2,7 @@
 // → HTTP. `aloft serve`, `aloft demo`, the benchmarks and the tests all start aloft here.
 import type { Server } from 'node:http'
 import { createStore, type AccountStore } from './accounts/index.js'
-import type { Config } from './config.js'
+import type { Config } from './config/index.js'
 import { createLogger, type Logger } from './logger.js'
 import { createMetrics, type Metrics } from './metrics.js'
 import { createSource, mirrorDirectoryProblem, type Source } from './source/index.js'

@@ -1,6 +1,6 @@
 // Configuration: defaults, every variable parsed, and a clear message for each bad value.
 import t from 'tap'
-import { ConfigError, loadConfig, VARIABLES } from '../src/config.js'
+import { ConfigError, loadConfig, VARIABLES } from '../src/config/index.js'
 import { repoUrl } from './helpers/paths.js'
 
 t.test('defaults', async (t) => {

@@ -2,7 +2,7 @@
 // StartupError with its reason (the CLI's exit code), everything it started closed again.
 import t from 'tap'
 import { createServer } from 'node:net'
-import { loadConfig } from '../src/config.js'
+import { loadConfig } from '../src/config/index.js'
 import { startService } from '../src/service.js'
 import { StartupError } from '../src/startup-error.js'
 import { createLogger } from '../src/logger.js'

@@ -1,7 +1,7 @@
 // `aloft serve`: configuration from the environment (exit 2 on a bad value), then run until
 // SIGTERM/SIGINT, then stop gracefully and exit 0. Start-up failures the operator can fix are one
 // line and an exit code of their own (exit-codes.ts).
-import { ConfigError, loadConfig, VARIABLES, type Config } from '../config.js'
+import { ConfigError, loadConfig, VARIABLES, type Config } from '../config/index.js'
 import type { RunningService } from '../service.js'
 import { StartupError } from '../startup-error.js'
 import { wantsHelp } from './help.js'

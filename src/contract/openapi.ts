@@ -43,61 +43,7 @@ export function buildOpenApi (routes: readonly RouteSpec[]): object {
   for (const route of routes) {
     if (!route.openapi) continue
     const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}')
-    const params: object[] = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
-      name: m[1], in: 'path', required: true, schema: { type: 'string' }
-    }))
-    if (route.query !== undefined) params.push(...queryParameters(route.query))
-    const responses: Record<string, unknown> = {}
-    const s = route.success
-    const binary = { schema: { type: 'string', format: 'binary' } }
-    responses[String(s.status)] = {
-      description: route.summary,
-      content: {
-        ...(s.schema !== undefined
-          ? { 'application/json': { schema: ref(s.schema) } }
-          : { [s.mediaType ?? 'text/plain']: { schema: { type: 'string' } } }),
-        ...Object.fromEntries((s.alternatives ?? []).map((m) => [m, binary]))
-      }
-    }
-    const byStatus = new Map<number, ProblemCodeName[]>()
-    for (const code of [...route.problems, 'internal_error' as const]) {
-      const status = PROBLEM_CODES[code].status
-      byStatus.set(status, [...(byStatus.get(status) ?? []), code])
-    }
-    const other = route.otherAnswer
-    if (other !== undefined && !byStatus.has(other.status)) byStatus.set(other.status, [])
-    byStatus.set(405, [])
-    for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-      if (status === 405) {
-        const methods = routes.filter((r) => r.path === route.path).map((r) => r.method)
-        responses['405'] = methodNotAllowed(allowValue(methods))
-        continue
-      }
-      const own = other?.status === status ? other : undefined
-      const retry = codes.some((c) => 'retryAfter' in PROBLEM_CODES[c]) || own !== undefined
-      responses[String(status)] = {
-        description: [...(own !== undefined ? [own.description] : []),
-          ...codes.map((c) => `\`${c}\`: ${PROBLEM_CODES[c].title}`)].join('; '),
-        ...(retry ? { headers: { 'Retry-After': { description: 'seconds to wait before retrying',
-          schema: { type: 'integer', minimum: 1 } } } } : {}),
-        content: {
-          ...(own !== undefined ? { 'application/json': { schema: ref(own.schema) } } : {}),
-          ...(codes.length > 0 ? { [PROBLEM_MEDIA]: { schema: { $ref: '#/components/schemas/Problem' } } } : {})
-        }
-      }
-    }
-    const op: Record<string, unknown> = {
-      operationId: route.operationId,
-      summary: route.summary,
-      tags: [route.tag],
-      ...(params.length > 0 ? { parameters: params } : {}),
-      ...(route.body !== undefined ? { requestBody: { required: true,
-        content: Object.fromEntries((route.body.mediaTypes ?? ['application/json']).map((m) =>
-          [m, m === 'application/json' ? { schema: ref(route.body!.schema) } : binary])) } } : {}),
-      responses,
-      security: route.auth === 'api_key' ? [{ ApiKeyAuth: [] }] : route.auth === 'admin' ? [{ AdminBearer: [] }] : []
-    }
-    paths[path] = { ...(paths[path] ?? {}), [route.method.toLowerCase()]: op }
+    paths[path] = { ...(paths[path] ?? {}), [route.method.toLowerCase()]: operation(route, routes) }
   }
   return {
     openapi: '3.1.0',
@@ -117,6 +63,81 @@ export function buildOpenApi (routes: readonly RouteSpec[]): object {
           description: 'A secret API key; never embed it in a browser application.' },
         AdminBearer: { type: 'http', scheme: 'bearer', description: 'The operator token (ALOFT_ADMIN_TOKEN).' }
       }
+    }
+  }
+}
+
+const BINARY = { schema: { type: 'string', format: 'binary' } }
+
+/** One route as an OpenAPI operation (`routes`: every route served, for its path's 405). */
+function operation (route: RouteSpec, routes: readonly RouteSpec[]): Record<string, unknown> {
+  const params: object[] = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
+    name: m[1], in: 'path', required: true, schema: { type: 'string' }
+  }))
+  if (route.query !== undefined) params.push(...queryParameters(route.query))
+  const body = route.body
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    tags: [route.tag],
+    ...(params.length > 0 ? { parameters: params } : {}),
+    ...(body !== undefined ? { requestBody: { required: true,
+      content: Object.fromEntries((body.mediaTypes ?? ['application/json']).map((m) =>
+        [m, m === 'application/json' ? { schema: ref(body.schema) } : BINARY])) } } : {}),
+    responses: responses(route, routes),
+    security: route.auth === 'api_key' ? [{ ApiKeyAuth: [] }] : route.auth === 'admin' ? [{ AdminBearer: [] }] : []
+  }
+}
+
+/** The success answer, then one entry per status the route's problems (and its own other answer) have, and 405. */
+function responses (route: RouteSpec, routes: readonly RouteSpec[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  const s = route.success
+  out[String(s.status)] = {
+    description: route.summary,
+    content: {
+      ...(s.schema !== undefined
+        ? { 'application/json': { schema: ref(s.schema) } }
+        : { [s.mediaType ?? 'text/plain']: { schema: { type: 'string' } } }),
+      ...Object.fromEntries((s.alternatives ?? []).map((m) => [m, BINARY]))
+    }
+  }
+  const other = route.otherAnswer
+  for (const [status, codes] of problemStatuses(route)) {
+    if (status === 405) {
+      const methods = routes.filter((r) => r.path === route.path).map((r) => r.method)
+      out['405'] = methodNotAllowed(allowValue(methods))
+      continue
+    }
+    out[String(status)] = statusResponse(codes, other?.status === status ? other : undefined)
+  }
+  return out
+}
+
+/** The route's problem codes by status (internal_error included), its other answer's status and 405, in order. */
+function problemStatuses (route: RouteSpec): Array<[number, ProblemCodeName[]]> {
+  const byStatus = new Map<number, ProblemCodeName[]>()
+  for (const code of [...route.problems, 'internal_error' as const]) {
+    const status = PROBLEM_CODES[code].status
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code])
+  }
+  const other = route.otherAnswer
+  if (other !== undefined && !byStatus.has(other.status)) byStatus.set(other.status, [])
+  byStatus.set(405, [])
+  return [...byStatus].sort((a, b) => a[0] - b[0])
+}
+
+/** One non-success status: its problem codes, and the route's own answer when it has one there. */
+function statusResponse (codes: ProblemCodeName[], own: RouteSpec['otherAnswer']): unknown {
+  const retry = codes.some((c) => 'retryAfter' in PROBLEM_CODES[c]) || own !== undefined
+  return {
+    description: [...(own !== undefined ? [own.description] : []),
+      ...codes.map((c) => `\`${c}\`: ${PROBLEM_CODES[c].title}`)].join('; '),
+    ...(retry ? { headers: { 'Retry-After': { description: 'seconds to wait before retrying',
+      schema: { type: 'integer', minimum: 1 } } } } : {}),
+    content: {
+      ...(own !== undefined ? { 'application/json': { schema: ref(own.schema) } } : {}),
+      ...(codes.length > 0 ? { [PROBLEM_MEDIA]: { schema: { $ref: '#/components/schemas/Problem' } } } : {})
     }
   }
 }

@@ -1,11 +1,13 @@
-// The route table: one declarative entry per operation. The router (src/http/app.ts), the 405
+// The route table: one declarative entry per operation. The router (src/http/route-table.ts), the 405
 // `Allow` answers, /openapi.json and the capabilities' limits are all built from it, so they
 // cannot disagree. Handlers are looked up by operation id.
 import type { TSchema } from '@sinclair/typebox'
+import { AtmosphereRequest, AtmosphereResponse } from './profile.js'
 import {
-  AtmosphereRequest, AtmosphereResponse, BetaUsage, Capabilities, CreatedAccount, CreatedKey,
-  AccountInfo, Health, KeyInfo, KeyList, KeyListQuery, NewAccount, NewKey
-} from './schemas.js'
+  AccountInfo, BetaUsage, CreatedAccount, CreatedKey, KeyInfo, KeyList, KeyListQuery, NewAccount, NewKey
+} from './accounts.js'
+import { Capabilities } from './capabilities.js'
+import { Health } from './health.js'
 import { PROFILE_UNAUTHORIZED_TITLE, type ProblemCodeName } from './codes.js'
 import { LIMITS } from './limits.js'
 import { ARROW_STREAM, SamplesRequest, SamplesResponse } from './samples.js'

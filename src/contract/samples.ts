@@ -4,6 +4,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { ALTITUDE_REFERENCES, LIMITS } from './limits.js'
 import { METHOD_FIELDS } from './methods.js'
+import { Nullable } from './schema-parts.js'
 
 /** The Arrow IPC stream media type, accepted in and answered out. */
 export const ARROW_STREAM = 'application/vnd.apache.arrow.stream'
@@ -56,7 +57,6 @@ export const SamplesRequest = Type.Object({
 export type SamplesRequest = Static<typeof SamplesRequest>
 
 const Sha256 = Type.String({ pattern: '^[0-9a-f]{64}$' })
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
 
 export const SampleUnit = Type.Object({
   model_run_at: DateTime,

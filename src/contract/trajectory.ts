@@ -1,8 +1,9 @@
 // POST (and GET) /v1/atmosphere/trajectory (docs/DESIGN.md §7): Tawhiri's request fields and
 // response shape, plus aloft's ensembles and provenance. One source of truth for the schemas.
-import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 import { METHOD_FIELDS } from './methods.js'
 import { SampleUnit } from './samples.js'
+import { DateTime, Nullable } from './schema-parts.js'
 
 export const PROFILES = ['standard_profile', 'float_profile'] as const
 export type Profile = typeof PROFILES[number]
@@ -36,7 +37,6 @@ export const TRAJECTORY_LIMITS = {
 
 const StringEnum = <T extends string>(values: readonly T[], description?: string) =>
   Type.Unsafe<T>({ type: 'string', enum: [...values], ...(description !== undefined ? { description } : {}) })
-const DateTime = (description: string) => Type.String({ format: 'date-time', description })
 const Altitude = (description: string) => Type.Number({
   minimum: TRAJECTORY_LIMITS.altitude.min, maximum: TRAJECTORY_LIMITS.altitude.max, description
 })
@@ -86,8 +86,6 @@ export const TrajectoryPoint = Type.Object({
   altitude: Type.Number()
 }, { additionalProperties: false, description: 'a state of the flight' })
 export type TrajectoryPoint = Static<typeof TrajectoryPoint>
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
 
 const EnsembleMember = Type.Object({
   ascent_rate: Type.Number(),

@@ -97,17 +97,32 @@ export function scanMessages (bytes: Uint8Array): GribField[] {
   return fields
 }
 
+/** What the sections read so far in one message hold: each data section (7) closes one field with them. */
+interface MessageState {
+  start: number
+  end: number
+  message: number
+  discipline: number
+  ident: { centre: number, referenceTime: string } | null
+  grid: LatLonGrid | null
+  product: ReturnType<typeof readProduct> | null
+  drs: number
+  drsLength: number
+  params: ReturnType<typeof readDataHeader> | null
+  bitmap: number
+  bitmapIndicator: number
+  /** The most recent explicit bitmap in this message, for indicator 254. */
+  lastBitmap: number
+  fieldInMessage: number
+}
+
+/** Walks one message's sections (`start`: its 'GRIB', `end`: its '7777'), in an order regulation 92.1.2 allows. */
 function scanSections (b: Uint8Array, start: number, end: number, message: number, fields: GribField[]): void {
-  const discipline = b[start + 6]
+  const state: MessageState = {
+    start, end, message, discipline: b[start + 6], ident: null, grid: null, product: null, drs: -1, drsLength: 0,
+    params: null, bitmap: -1, bitmapIndicator: 255, lastBitmap: -1, fieldInMessage: 0
+  }
   let last = 0
-  let ident: { centre: number, referenceTime: string } | null = null
-  let grid: LatLonGrid | null = null
-  let product: ReturnType<typeof readProduct> | null = null
-  let drs = -1; let drsLength = 0
-  let params: ReturnType<typeof readDataHeader> | null = null
-  let bitmap = -1; let bitmapIndicator = 255
-  let lastBitmap = -1 // the most recent explicit bitmap in this message, for indicator 254
-  let fieldInMessage = 0
   let o = start + 16
   while (o < end) {
     if (o + 5 > end) throw new GribError('bad_length', `section header at ${o} runs past the end of the message`, o)
@@ -120,72 +135,13 @@ function scanSections (b: Uint8Array, start: number, end: number, message: numbe
       throw new GribError('corrupt_section', `section ${num} cannot follow section ${last}`, o + 4)
     }
     switch (num) {
-      case 1: ident = readSection1(b, o, len); break
+      case 1: state.ident = readSection1(b, o, len); break
       case 2: break // local use: nothing aloft reads
-      case 3: grid = readGrid(b, o, len); break
-      case 4: product = readProduct(b, o, len); break
-      case 5:
-        params = readDataHeader(b, o, len) // templates are checked when a field is decoded
-        drs = o; drsLength = len
-        if (grid !== null && params.numberOfValues > grid.numberOfPoints) {
-          throw new GribError('corrupt_section',
-            `section 5 codes ${params.numberOfValues} values on a grid of ${grid.numberOfPoints} points`, o + 5)
-        }
-        break
-      case 6: {
-        if (len < 6) throw new GribError('bad_length', 'section 6 is shorter than 6 bytes', o)
-        bitmapIndicator = b[o + 5]
-        if (bitmapIndicator === 0) {
-          const needed = Math.ceil((grid as LatLonGrid).numberOfPoints / 8)
-          if (len - 6 < needed) {
-            throw new GribError('bad_length', `bitmap holds ${len - 6} bytes, the grid needs ${needed}`, o)
-          }
-          bitmap = lastBitmap = o + 6
-        } else if (bitmapIndicator === 254) {
-          if (lastBitmap < 0) {
-            throw new GribError('corrupt_section',
-              'bitmap indicator 254 (reuse) with no earlier bitmap in the message', o + 5)
-          }
-          bitmap = lastBitmap
-        } else if (bitmapIndicator === 255) {
-          bitmap = -1
-        } else {
-          throw new GribError('corrupt_section',
-            `bitmap indicator ${bitmapIndicator}: predefined bitmaps are not supported`, o + 5)
-        }
-        break
-      }
-      case 7: {
-        const id = ident as { centre: number, referenceTime: string }
-        const g = grid as LatLonGrid
-        const p = product as NonNullable<typeof product>
-        const d = params as NonNullable<typeof params>
-        fields.push({
-          index: fields.length,
-          message,
-          fieldInMessage: fieldInMessage++,
-          offset: start,
-          length: end + 4 - start,
-          discipline,
-          category: p.category,
-          number: p.number,
-          name: parameterName(discipline, p.category, p.number),
-          level: p.level,
-          level2: p.level2,
-          centre: id.centre,
-          referenceTime: id.referenceTime,
-          stepHours: p.stepHours,
-          stepEndHours: p.stepEndHours,
-          productTemplate: p.template,
-          grid: g,
-          packing: d.template,
-          bitsPerValue: d.bitsPerValue,
-          numberOfValues: d.numberOfValues,
-          bitmapIndicator,
-          sections: { drs, drsLength, bitmap, data: o + 5, dataEnd: o + len }
-        })
-        break
-      }
+      case 3: state.grid = readGrid(b, o, len); break
+      case 4: state.product = readProduct(b, o, len); break
+      case 5: readDataSection(b, o, len, state); break
+      case 6: readBitmapSection(b, o, len, state); break
+      case 7: fields.push(fieldOf(state, fields.length, o, len)); break
       default:
         throw new GribError('corrupt_section', `section number ${num} is not a GRIB2 section`, o + 4)
     }
@@ -194,6 +150,73 @@ function scanSections (b: Uint8Array, start: number, end: number, message: numbe
   }
   if (last !== 7) {
     throw new GribError('corrupt_section', `message ends after section ${last}, not after a data section`, end)
+  }
+}
+
+/** Section 5: the data header (templates are checked when a field is decoded), and where it is. */
+function readDataSection (b: Uint8Array, o: number, len: number, state: MessageState): void {
+  const params = readDataHeader(b, o, len)
+  state.params = params
+  state.drs = o; state.drsLength = len
+  if (state.grid !== null && params.numberOfValues > state.grid.numberOfPoints) {
+    throw new GribError('corrupt_section',
+      `section 5 codes ${params.numberOfValues} values on a grid of ${state.grid.numberOfPoints} points`, o + 5)
+  }
+}
+
+/** Section 6: the bitmap in force — its own (0), the message's last one (254) or none (255). */
+function readBitmapSection (b: Uint8Array, o: number, len: number, state: MessageState): void {
+  if (len < 6) throw new GribError('bad_length', 'section 6 is shorter than 6 bytes', o)
+  const indicator = b[o + 5]
+  state.bitmapIndicator = indicator
+  if (indicator === 0) {
+    const needed = Math.ceil((state.grid as LatLonGrid).numberOfPoints / 8)
+    if (len - 6 < needed) {
+      throw new GribError('bad_length', `bitmap holds ${len - 6} bytes, the grid needs ${needed}`, o)
+    }
+    state.bitmap = state.lastBitmap = o + 6
+  } else if (indicator === 254) {
+    if (state.lastBitmap < 0) {
+      throw new GribError('corrupt_section',
+        'bitmap indicator 254 (reuse) with no earlier bitmap in the message', o + 5)
+    }
+    state.bitmap = state.lastBitmap
+  } else if (indicator === 255) {
+    state.bitmap = -1
+  } else {
+    throw new GribError('corrupt_section',
+      `bitmap indicator ${indicator}: predefined bitmaps are not supported`, o + 5)
+  }
+}
+
+/** The field a data section (at `o`, `len` bytes) closes, from the sections in force. */
+function fieldOf (state: MessageState, index: number, o: number, len: number): GribField {
+  const id = state.ident as { centre: number, referenceTime: string }
+  const p = state.product as NonNullable<MessageState['product']>
+  const d = state.params as NonNullable<MessageState['params']>
+  return {
+    index,
+    message: state.message,
+    fieldInMessage: state.fieldInMessage++,
+    offset: state.start,
+    length: state.end + 4 - state.start,
+    discipline: state.discipline,
+    category: p.category,
+    number: p.number,
+    name: parameterName(state.discipline, p.category, p.number),
+    level: p.level,
+    level2: p.level2,
+    centre: id.centre,
+    referenceTime: id.referenceTime,
+    stepHours: p.stepHours,
+    stepEndHours: p.stepEndHours,
+    productTemplate: p.template,
+    grid: state.grid as LatLonGrid,
+    packing: d.template,
+    bitsPerValue: d.bitsPerValue,
+    numberOfValues: d.numberOfValues,
+    bitmapIndicator: state.bitmapIndicator,
+    sections: { drs: state.drs, drsLength: state.drsLength, bitmap: state.bitmap, data: o + 5, dataEnd: o + len }
   }
 }
 

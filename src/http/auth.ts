@@ -1,9 +1,33 @@
-// API-key and operator-token checks. Store outages become 503 within a bounded time.
+// Who may call a route (its `auth`): API-key and operator-token checks. Store outages become 503
+// within a bounded time.
 import { timingSafeEqual, createHash } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
 import { StoreUnavailableError, type AccountStore } from '../accounts/index.js'
+import type { RouteSpec } from '../contract/index.js'
+import type { Config } from '../config/index.js'
 import { HttpProblem, retryAfterSeconds, storeUnavailable } from './problem.js'
 import type { AloftRequest, AppDeps } from './context.js'
+
+/**
+ * The calling account of an `api_key` route: key and rate in one store call, or the key alone on a
+ * route without a rate (admission cost 0). The store's promise itself, awaited once by the caller.
+ */
+export function callerAccount (
+  route: RouteSpec, req: AloftRequest, res: ServerResponse, deps: AppDeps
+): Promise<string> {
+  return route.admissionCost > 0
+    ? admit(req, res, deps, route.unauthorizedTitle)
+    : authenticate(req, deps.store, route.unauthorizedTitle)
+}
+
+/** The bearer token of an operator route, and of /metrics when a metrics token is configured. */
+export function checkToken (route: RouteSpec, req: AloftRequest, config: Config): void {
+  if (route.auth === 'admin') {
+    checkAdmin(req, config.adminToken as string)
+  } else if (route.auth === 'metrics' && config.metricsToken !== undefined) {
+    checkBearer(req, config.metricsToken, 'aloft-metrics', 'metrics token')
+  }
+}
 
 /**
  * Runs a store call; an outage is a 503 service_unavailable. The stores bound their own time (the

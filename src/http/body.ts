@@ -155,15 +155,19 @@ export function readLimited (req: IncomingMessage, limit: number, buffers?: Body
   })
 }
 
+/** Whether the request says a body follows (a length above 0, or chunks). */
+export function declaresBody (req: IncomingMessage): boolean {
+  const length = req.headers['content-length']
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined
+}
+
 /** A JSON body's bytes as sent (media type and size checked), or `undefined` when there is none. */
 export async function readJsonBytes (
   req: IncomingMessage, limitBytes: number, buffers?: BodyBuffers
 ): Promise<Buffer | undefined> {
   const contentType = req.headers['content-type']
-  const hasBody = (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0') ||
-    req.headers['transfer-encoding'] !== undefined
   if (contentType === undefined) {
-    if (!hasBody) return undefined
+    if (!declaresBody(req)) return undefined
     throw new HttpProblem('unsupported_media_type',
       { detail: 'The request has a body but no Content-Type; send application/json.' })
   }

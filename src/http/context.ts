@@ -3,7 +3,7 @@
 import type { Request } from 'polka'
 import type { ServerResponse } from 'node:http'
 import type { AccountStore } from '../accounts/index.js'
-import type { Config } from '../config.js'
+import type { Config } from '../config/index.js'
 import type { Logger } from '../logger.js'
 import type { Metrics } from '../metrics.js'
 import type { ProfileService } from '../profile/index.js'

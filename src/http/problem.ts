@@ -30,6 +30,17 @@ export function storeUnavailable (detail = 'The account store is unreachable; tr
   return new HttpProblem('service_unavailable', { detail, headers: { 'Retry-After': STORE_RETRY_AFTER_SECONDS } })
 }
 
+/** How long a caller should wait while this instance has no data path. */
+export const NO_DATA_RETRY_AFTER_SECONDS = 3600
+
+/** The one answer of a data route on an instance without a data path: 503 with Retry-After. */
+export function noDataPath (what: string): HttpProblem {
+  return new HttpProblem('service_unavailable', {
+    detail: `This instance has no data path: ${what} cannot be computed.`,
+    headers: { 'Retry-After': NO_DATA_RETRY_AFTER_SECONDS }
+  })
+}
+
 /** Seconds until `retry` answers make sense again, as the integer ≥ 1 Retry-After needs. */
 export function retryAfterSeconds (seconds: number): number {
   return Math.max(1, Math.ceil(seconds))

@@ -18,7 +18,7 @@
 // as the store's StoreUnavailableError.
 import type { Registry } from 'prom-client'
 import type { AccountStore } from '../accounts/index.js'
-import type { SourceSetting } from '../config.js'
+import type { SourceSetting } from '../config/index.js'
 import {
   BucketAdapter, DirectoryAdapter, FilterAdapter, NOAA_DEFAULTS, NoaaAdapter, type Adapter
 } from './adapters/index.js'

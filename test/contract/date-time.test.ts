@@ -1,7 +1,8 @@
 // RFC 3339 date-times as the contract accepts them: real calendar dates (leap years by the
 // Gregorian rule, years 0000–9999 alike), no leap second, an offset.
 import t from 'tap'
-import { isRfc3339DateTime, isRfc3339DateTimeByPattern, validate } from '../../src/contract/validate.js'
+import { isRfc3339DateTime, isRfc3339DateTimeByPattern } from '../../src/contract/date-time.js'
+import { validate } from '../../src/contract/validate.js'
 import { SamplesRequest } from '../../src/contract/samples.js'
 import { daysInMonth } from '../../src/contract/calendar.js'
 

@@ -1,7 +1,7 @@
 // instantMs: the request's RFC 3339 times as epoch milliseconds, exactly what Date parses them to.
 import t from 'tap'
 import { instantMs } from '../../src/samples/instant.js'
-import { isRfc3339DateTime } from '../../src/contract/validate.js'
+import { isRfc3339DateTime } from '../../src/contract/date-time.js'
 import { uniforms } from '../../src/trajectory/ensemble.js'
 
 const pad = (x: number, width: number): string => String(x).padStart(width, '0')

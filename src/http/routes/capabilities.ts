@@ -5,7 +5,7 @@ import {
 } from '../../contract/index.js'
 import { STEP_S } from '../../trajectory/index.js'
 import { INTERFACE_VERSION, METHODS, PROCESSING_VERSION, SOURCE_FACTS } from '../../atmosphere/index.js'
-import type { Config } from '../../config.js'
+import type { Config } from '../../config/index.js'
 import type { SourceDescription } from '../../source/index.js'
 
 /** The profile route's body limit, as the route table sets it. */

@@ -4,12 +4,11 @@
 import type { ServerResponse } from 'node:http'
 import { TRAJECTORY_LIMITS, TrajectoryRequest, validate } from '../../contract/index.js'
 import { FlightInputError, type TrajectoryService } from '../../trajectory/index.js'
-import { HttpProblem } from '../problem.js'
+import { HttpProblem, noDataPath } from '../problem.js'
 import { dataProblem } from '../data-problem.js'
 import { takeTokens } from '../rate.js'
 import type { AloftRequest, AppDeps, Handler, Handlers } from '../context.js'
 
-const NO_DATA_RETRY_AFTER_SECONDS = 3600
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/
 const NUMERIC = new Set(['launch_latitude', 'launch_longitude', 'launch_altitude', 'ascent_rate', 'burst_altitude',
   'descent_rate', 'float_altitude', 'version', 'members', 'ascent_rate_sd', 'burst_altitude_sd', 'descent_rate_sd',
@@ -66,12 +65,7 @@ export function trajectoryHandlers (deps: AppDeps): Handlers {
     request: TrajectoryRequest, root: 'body' | 'query', accountId: string, res: ServerResponse
   ): Promise<unknown> => {
     const service: TrajectoryService | undefined = deps.trajectories
-    if (service === undefined) {
-      throw new HttpProblem('service_unavailable', {
-        detail: 'This instance has no data path: trajectories cannot be computed.',
-        headers: { 'Retry-After': NO_DATA_RETRY_AFTER_SECONDS }
-      })
-    }
+    if (service === undefined) throw noDataPath('trajectories')
     try {
       const flight = await service.prepare(request, accountId)
       // priced by its work: one token per started block of steps (the admission took the first)

@@ -1,0 +1,63 @@
+// The configuration every room reads: the environment's variables (variables.ts), each checked
+// (load.ts), as one typed record.
+import type { Level } from 'pino'
+
+export type SourceSetting =
+  | { kind: 'noaa' }
+  | { kind: 'mirror', location: string }
+  | { kind: 'filter', url: string }
+
+export interface Config {
+  port: number
+  host: string
+  redisUrl: string | undefined
+  redisPrefix: string
+  adminToken: string | undefined
+  logLevel: Level | 'silent'
+  source: SourceSetting
+  cacheDir: string
+  dailyAllowance: number
+  ratePerSecond: number
+  rateBurst: number
+  maxTimeOffsetHours: number
+  shutdownGraceMs: number
+  cacheMegabytes: number
+  workers: number
+  interpolateIn: 'worker' | 'main'
+  tileDegrees: number
+  upstreamConcurrency: number
+  /** undefined: the source's own default (100/min for NOAA and filters, more for mirrors). */
+  upstreamPerMinute: number | undefined
+  upstreamTimeoutMs: number
+  /** One deadline for everything a request waits for upstream data: queue, single flight, requests, retries. */
+  fetchDeadlineMs: number
+  /** Raw disk cache bound (bytes); least recently used units go first. */
+  cacheMaxBytes: number
+  headersTimeoutMs: number
+  requestTimeoutMs: number
+  keepAliveTimeoutMs: number
+  maxConnections: number
+  /** Open connections from one client address at most (0: no per-address limit). */
+  maxConnectionsPerAddress: number
+  maxInFlight: number
+  /** Requests of one account handled at once at most. */
+  maxInFlightPerAccount: number
+  /** How long an answer's queued bytes may wait on a client that reads nothing. */
+  writeTimeoutMs: number
+  /** /metrics needs `Authorization: Bearer` this token (unset: open). */
+  metricsToken: string | undefined
+  /** /metrics is served on this port instead of the service's (unset: the service's). */
+  metricsPort: number | undefined
+  /** Shared memory large samples requests may hold at once (bytes). */
+  samplesMemoryBytes: number
+  /** Bulk samples: most points, body bytes and distinct source units per request. */
+  samplesMaxPoints: number
+  samplesMaxBodyBytes: number
+  samplesMaxUnits: number
+  /** Bulk samples of at least this many points are computed on the worker pool, in slices. */
+  samplesWorkerThreshold: number
+  /** The most 60 s steps (all ensemble members together) one trajectory request may fly. */
+  trajectoryMaxSteps: number
+  /** Live API keys per account (as many revoked ones are kept). */
+  maxKeysPerAccount: number
+}

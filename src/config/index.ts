@@ -1,0 +1,5 @@
+// Public API of the configuration: what other rooms may use of it.
+export type { Config, SourceSetting } from './config.js'
+export { loadConfig } from './load.js'
+export { ConfigError } from './reader.js'
+export { VARIABLES } from './variables.js'

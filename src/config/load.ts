@@ -1,0 +1,66 @@
+// Configuration from environment variables, validated once at start. A bad value is an error that
+// names the variable and what it accepts; the CLI exits with code 2, never a silent default.
+import type { Config } from './config.js'
+import { VariableReader } from './reader.js'
+import { readRedisPrefix, readRedisUrl } from './redis.js'
+import { readSource } from './source.js'
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+const MIB = 1024 * 1024
+
+/** Every variable read in one pass, in the order its problems are reported. */
+export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
+  const read = new VariableReader(env)
+  read.refuseUnknown()
+  const config: Config = {
+    port: read.int('PORT', 0, 65535),
+    host: read.raw('HOST'),
+    redisUrl: readRedisUrl(read),
+    redisPrefix: readRedisPrefix(read),
+    adminToken: read.secret('ALOFT_ADMIN_TOKEN'),
+    logLevel: read.oneOf('ALOFT_LOG_LEVEL', LOG_LEVELS, `one of ${LOG_LEVELS.join(', ')}`),
+    source: readSource(read),
+    cacheDir: read.raw('ALOFT_CACHE_DIR'),
+    dailyAllowance: read.int('ALOFT_DAILY_ALLOWANCE', 0, 1_000_000_000),
+    ratePerSecond: read.number('ALOFT_RATE_PER_SECOND', (n) => n > 0 && n <= 1_000_000,
+      'a number greater than 0 (at most 1000000)'),
+    rateBurst: read.int('ALOFT_RATE_BURST', 1, 1_000_000),
+    maxTimeOffsetHours: read.number('ALOFT_MAX_TIME_OFFSET_HOURS', (n) => n >= 0 && n <= 24,
+      'a number of hours from 0 to 24'),
+    shutdownGraceMs: read.int('ALOFT_SHUTDOWN_GRACE_MS', 0, 600_000),
+    cacheMegabytes: read.int('ALOFT_CACHE_MB', 1, 1_048_576),
+    workers: read.int('ALOFT_WORKERS', 1, 256),
+    interpolateIn: read.oneOf('ALOFT_INTERPOLATE', ['main', 'worker'] as const, 'main or worker'),
+    tileDegrees: read.number('ALOFT_TILE_DEGREES', (n) => Number.isInteger(n * 4) && n > 0 && 1440 % (n * 4) === 0,
+      'a multiple of 0.25 that divides 360 (e.g. 0.5, 1, 2, 5)'),
+    upstreamConcurrency: read.int('ALOFT_UPSTREAM_CONCURRENCY', 1, 64),
+    upstreamPerMinute: read.optionalInt('ALOFT_UPSTREAM_PER_MINUTE', 1, 100_000),
+    upstreamTimeoutMs: read.int('ALOFT_UPSTREAM_TIMEOUT_MS', 100, 600_000),
+    fetchDeadlineMs: read.int('ALOFT_FETCH_DEADLINE_MS', 100, 600_000),
+    cacheMaxBytes: read.int('ALOFT_CACHE_MAX_BYTES', 1024 * 1024, Number.MAX_SAFE_INTEGER),
+    headersTimeoutMs: read.int('ALOFT_HEADERS_TIMEOUT_MS', 100, 600_000),
+    requestTimeoutMs: read.int('ALOFT_REQUEST_TIMEOUT_MS', 100, 3_600_000),
+    keepAliveTimeoutMs: read.int('ALOFT_KEEP_ALIVE_TIMEOUT_MS', 0, 600_000),
+    maxConnections: read.int('ALOFT_MAX_CONNECTIONS', 1, 1_000_000),
+    maxConnectionsPerAddress: read.int('ALOFT_MAX_CONNECTIONS_PER_ADDRESS', 0, 1_000_000),
+    maxInFlight: read.int('ALOFT_MAX_IN_FLIGHT', 1, 1_000_000),
+    maxInFlightPerAccount: read.int('ALOFT_MAX_IN_FLIGHT_PER_ACCOUNT', 1, 1_000_000),
+    writeTimeoutMs: read.int('ALOFT_WRITE_TIMEOUT_MS', 100, 3_600_000),
+    metricsToken: read.secret('ALOFT_METRICS_TOKEN'),
+    metricsPort: read.optionalInt('ALOFT_METRICS_PORT', 0, 65535),
+    samplesMemoryBytes: read.int('ALOFT_SAMPLES_MEMORY_MB', 16, 1_048_576) * MIB,
+    samplesMaxPoints: read.int('ALOFT_SAMPLES_MAX_POINTS', 1, 10_000_000),
+    samplesMaxBodyBytes: read.int('ALOFT_SAMPLES_MAX_BODY_MB', 1, 4096) * MIB,
+    samplesMaxUnits: read.int('ALOFT_SAMPLES_MAX_UNITS', 1, 10_000),
+    samplesWorkerThreshold: read.int('ALOFT_SAMPLES_WORKER_POINTS', 1, 100_000_000),
+    trajectoryMaxSteps: read.int('ALOFT_TRAJECTORY_MAX_STEPS', 1, 100_000_000),
+    maxKeysPerAccount: read.int('ALOFT_MAX_KEYS_PER_ACCOUNT', 1, 100_000)
+  }
+  const { headersTimeoutMs, requestTimeoutMs } = config
+  if (Number.isFinite(headersTimeoutMs) && Number.isFinite(requestTimeoutMs) && headersTimeoutMs > requestTimeoutMs) {
+    read.problems.push('ALOFT_HEADERS_TIMEOUT_MS must not exceed ALOFT_REQUEST_TIMEOUT_MS (the headers are part of ' +
+      'the request)')
+  }
+  read.done()
+  return config
+}

@@ -1,0 +1,147 @@
+// Every variable aloft reads: its name, default and meaning, in the order `aloft serve --help`
+// and the README's configuration table list them (a test holds the README to it). How each value
+// is checked is load.ts's.
+import { availableParallelism } from 'node:os'
+import { LIMITS, TRAJECTORY_LIMITS } from '../contract/index.js'
+
+export interface VariableSpec {
+  name: string
+  default: string
+  about: string
+}
+
+/** Every variable aloft reads, with its default and meaning (the README table mirrors this). */
+export const VARIABLES: readonly VariableSpec[] = [
+  { name: 'PORT', default: '8080', about: 'TCP port to listen on (0 picks a free one)' },
+  { name: 'HOST', default: '0.0.0.0', about: 'address to bind' },
+  {
+    name: 'REDIS_URL', default: '',
+    about: 'Redis for accounts, allowances, rate limits, the upstream limiter and unit locks, shared by several ' +
+      'instances (redis://, rediss://, or a cluster: redis+cluster://host:port,host:port); ' +
+      'unset: an in-memory store inside this process. Redis must persist (AOF or RDB), else a restart loses every ' +
+        'account'
+  },
+  { name: 'ALOFT_REDIS_PREFIX', default: 'aloft:', about: 'prefix of every Redis key aloft writes (no braces)' },
+  {
+    name: 'ALOFT_ADMIN_TOKEN', default: '',
+    about: 'operator token for POST /v1/admin/accounts (at least 16 characters); unset: the route does not exist'
+  },
+  { name: 'ALOFT_LOG_LEVEL', default: 'info', about: 'fatal, error, warn, info, debug, trace or silent' },
+  {
+    name: 'ALOFT_SOURCE', default: 'noaa',
+    about: 'data source: noaa, mirror:<directory or http(s) URL in the bucket layout>, ' +
+      'or filter:<http(s) URL of a grib-filter endpoint>'
+  },
+  { name: 'ALOFT_CACHE_DIR', default: 'var/cache', about: 'where raw source bytes are kept across restarts' },
+  { name: 'ALOFT_DAILY_ALLOWANCE', default: '1000', about: 'upstream attempts per account per UTC day (integer >= 0)' },
+  {
+    name: 'ALOFT_RATE_PER_SECOND', default: '20',
+    about: 'sustained requests per second per account, every keyed route (> 0; a samples request takes one per ' +
+      'started 10 000 points, a trajectory one per started 10 000 steps)'
+  },
+  { name: 'ALOFT_RATE_BURST', default: '40', about: 'request burst per account (integer >= 1)' },
+  {
+    name: 'ALOFT_MAX_KEYS_PER_ACCOUNT', default: '100',
+    about: 'live API keys an account may hold (as many revoked ones are kept and listed; older ones are forgotten)'
+  },
+  {
+    name: 'ALOFT_MAX_TIME_OFFSET_HOURS', default: '3',
+    about: 'how far (inclusive) the nearest model time may lie from the requested time before a 404'
+  },
+  {
+    name: 'ALOFT_SHUTDOWN_GRACE_MS', default: '10000',
+    about: 'how long SIGTERM/SIGINT waits for in-flight requests before closing them'
+  },
+  { name: 'ALOFT_CACHE_MB', default: '512', about: 'memory budget (MiB) of decoded units shared by all requests' },
+  {
+    name: 'ALOFT_WORKERS', default: String(availableParallelism()),
+    about: 'decode worker threads (default: the number of cores)'
+  },
+  {
+    name: 'ALOFT_INTERPOLATE', default: 'main',
+    about: 'where a cached profile is interpolated from the shared tile: main (the event loop, measured faster) ' +
+      'or worker'
+  },
+  {
+    name: 'ALOFT_TILE_DEGREES', default: '1',
+    about: 'grib-filter tile edge in degrees (a multiple of 0.25 dividing 360): nearby points share one fetch'
+  },
+  {
+    name: 'ALOFT_FETCH_DEADLINE_MS', default: '20000',
+    about: 'how long a request may wait for upstream data in all (fetch queue, another request\'s fetch, ' +
+      'upstream requests and retries) before a 503 source_busy'
+  },
+  {
+    name: 'ALOFT_CACHE_MAX_BYTES', default: String(2 * 1024 ** 3),
+    about: 'size bound of the raw disk cache (ALOFT_CACHE_DIR); least recently used units are removed first'
+  },
+  { name: 'ALOFT_HEADERS_TIMEOUT_MS', default: '10000', about: 'time a client has to send a request\'s headers' },
+  {
+    name: 'ALOFT_REQUEST_TIMEOUT_MS', default: '30000',
+    about: 'time a client has to send a whole request (headers and body)'
+  },
+  { name: 'ALOFT_KEEP_ALIVE_TIMEOUT_MS', default: '5000', about: 'how long an idle connection is kept open' },
+  { name: 'ALOFT_MAX_CONNECTIONS', default: '1024', about: 'open connections at most; more are refused' },
+  {
+    name: 'ALOFT_MAX_CONNECTIONS_PER_ADDRESS', default: '128',
+    about: 'open connections from one client address at most; more are answered 503 and closed (0: no limit, e.g. ' +
+      'behind a proxy whose own address every connection has)'
+  },
+  {
+    name: 'ALOFT_MAX_IN_FLIGHT', default: '256',
+    about: 'requests handled at once at most; beyond, a 503 service_unavailable with Retry-After'
+  },
+  {
+    name: 'ALOFT_MAX_IN_FLIGHT_PER_ACCOUNT', default: '32',
+    about: 'requests of one account handled at once at most; beyond, a 429 rate_limited with Retry-After'
+  },
+  {
+    name: 'ALOFT_WRITE_TIMEOUT_MS', default: '30000',
+    about: 'how long an answer may wait on a client that reads none of it before the connection is closed'
+  },
+  {
+    name: 'ALOFT_METRICS_TOKEN', default: '',
+    about: 'when set (at least 16 characters), /metrics needs Authorization: Bearer <token>'
+  },
+  {
+    name: 'ALOFT_METRICS_PORT', default: '',
+    about: 'when set, /metrics is served on this port (same HOST) and not on PORT'
+  },
+  {
+    name: 'ALOFT_SAMPLES_MAX_POINTS', default: String(LIMITS.samplesMaxPoints),
+    about: 'most points in one bulk samples request'
+  },
+  {
+    name: 'ALOFT_SAMPLES_MAX_BODY_MB', default: String(LIMITS.samplesMaxBodyBytes / 1024 / 1024),
+    about: 'largest bulk samples body (MiB, JSON or Arrow)'
+  },
+  {
+    name: 'ALOFT_SAMPLES_MEMORY_MB', default: '1024',
+    about: 'shared memory (MiB) the large bulk samples requests being computed or written may hold together; ' +
+      'beyond, a 503 service_unavailable with Retry-After'
+  },
+  {
+    name: 'ALOFT_SAMPLES_MAX_UNITS', default: '32',
+    about: 'most distinct source units (run, step and tile or file) one bulk samples request may need'
+  },
+  {
+    name: 'ALOFT_SAMPLES_WORKER_POINTS', default: '32768',
+    about: 'bulk samples requests with at least this many points are computed on the worker pool in slices; ' +
+      'smaller ones on the main thread'
+  },
+  {
+    name: 'ALOFT_TRAJECTORY_MAX_STEPS', default: String(TRAJECTORY_LIMITS.maxSteps),
+    about: 'the most 60 s steps, all ensemble members together, one trajectory request may fly (checked from the ' +
+      'request before flying; a request takes one rate token per started 10 000)'
+  },
+  {
+    name: 'ALOFT_UPSTREAM_CONCURRENCY', default: '4',
+    about: 'upstream HTTP requests at once (shared by all instances through Redis)'
+  },
+  {
+    name: 'ALOFT_UPSTREAM_PER_MINUTE', default: '',
+    about: 'upstream HTTP requests per minute, shared by all instances through Redis; ' +
+      'default 100 for noaa and filter (NOAA blocks above 120), 6000 for a mirror'
+  },
+  { name: 'ALOFT_UPSTREAM_TIMEOUT_MS', default: '30000', about: 'timeout of one upstream HTTP request' }
+]

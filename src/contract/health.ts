@@ -1,0 +1,16 @@
+// GET /healthz and /readyz: the process's and its dependencies' state.
+import { Type, type Static } from '@sinclair/typebox'
+import { StringEnum } from './schema-parts.js'
+
+export const Health = Type.Object({
+  status: StringEnum(['ok', 'unavailable'] as const),
+  checks: Type.Optional(Type.Record(Type.String(), StringEnum(['ok', 'unavailable'] as const), {
+    description: 'readiness: account_store, source (can be listed), cache_dir (can be written), worker_pool (runs ' +
+      'tasks)'
+  })),
+  reasons: Type.Optional(Type.Record(Type.String(), Type.String(), {
+    description: 'why each check that is not ok is not (no hosts or secrets)'
+  })),
+  warnings: Type.Optional(Type.Array(Type.String(), { description: 'what an operator should act on' }))
+}, { additionalProperties: false, $id: 'Health' })
+export type Health = Static<typeof Health>

@@ -1,0 +1,66 @@
+// The contract's route table wired into polka: request-start.ts first for every request, one
+// handler per route (route-handler.ts), a 404 or 405 (with Allow) for what no route takes, and
+// every error to the one sink (fail.ts). Also the operation a method and path name, for the
+// metrics of requests no handler took.
+import polka, { type Polka } from 'polka'
+import { parse as parsePattern } from 'regexparam'
+import { allowValue, type RouteSpec } from '../contract/index.js'
+import { accountShare } from './account-share.js'
+import type { AloftRequest, AppDeps } from './context.js'
+import { fail } from './fail.js'
+import { repeatCaches, routeHandlers } from './handlers.js'
+import { HttpProblem } from './problem.js'
+import type { RequestStart } from './request-start.js'
+import { routeHandler } from './route-handler.js'
+
+/** The metrics and log label of a request no operation takes (a 404 or 405: the status tells which). */
+export const UNMATCHED_ROUTE = 'unmatched'
+
+/** The served routes matched by method and path, with polka's own patterns. */
+export interface RouteLookup {
+  /**
+   * The operation id a request's method and path name, whether or not its handler ran (a 503 at
+   * capacity is still counted under its operation): the one style of the `route` label.
+   */
+  operationOf: (req: AloftRequest) => string
+  /** The 404, or the 405 with the path's `Allow`, of a request no route takes. */
+  noMatch: (req: AloftRequest) => never
+}
+
+export function routeLookup (routes: readonly RouteSpec[]): RouteLookup {
+  const matchers = routes.map((r) => ({ route: r, pattern: parsePattern(r.path).pattern }))
+  return {
+    operationOf: (req) =>
+      matchers.find((m) => m.route.method === req.method && m.pattern.test(req.path))?.route.operationId ??
+        UNMATCHED_ROUTE,
+    noMatch: (req) => {
+      const allowed = matchers.filter((m) => m.pattern.test(req.path)).map((m) => m.route.method)
+      if (allowed.length === 0) {
+        throw new HttpProblem('not_found', { detail: `No route ${req.method} ${req.path.slice(0, 200)}.` })
+      }
+      const allow = allowValue(allowed)
+      throw new HttpProblem('method_not_allowed', { detail: `${req.path} takes ${allow}.`, headers: { Allow: allow } })
+    }
+  }
+}
+
+/** The router: `begin` (request-start.ts), then each route's handler. */
+export function buildRouter (
+  routes: readonly RouteSpec[], lookup: RouteLookup, begin: RequestStart['begin'], deps: AppDeps
+): Polka<AloftRequest> {
+  const router = polka<AloftRequest>({
+    onError: (err, req, res) => fail(err, req, res, deps.logger),
+    onNoMatch: lookup.noMatch
+  })
+  router.use(begin)
+  const handlers = routeHandlers(deps, routes)
+  const repeats = repeatCaches(deps)
+  const holdFor = accountShare(deps.config.maxInFlightPerAccount)
+  for (const route of routes) {
+    const handle = handlers[route.operationId]
+    if (handle === undefined) throw new Error(`no handler for ${route.operationId}`)
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'delete'
+    router[method](route.path, routeHandler(route, handle, deps, holdFor, repeats[route.operationId]))
+  }
+  return router
+}
