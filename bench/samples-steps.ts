@@ -17,8 +17,7 @@ const ROUNDS = numberArg('rounds', 15)
 const cacheDir = await useSampleEnvironment(POINTS, 'aloft-steps-')
 const { loadConfig } = await import('../src/config/index.js')
 const { startService } = await import('../src/service.js')
-const { ArrowSamplesWriter, pointsFromArrow } = await import('../src/samples/arrow.js')
-const { pointsFromJson } = await import('../src/samples/json.js')
+const { ArrowSamplesWriter, pointsFromArrow, pointsFromJson } = await import('../src/samples/index.js')
 const { validate } = await import('../src/contract/validate.js')
 const { SamplesRequest } = await import('../src/contract/samples.js')
 const { parseJsonBytes } = await import('../src/http/body.js')
@@ -65,7 +64,7 @@ try {
     const writer = new ArrowSamplesWriter()
     const drained = drain(writer.stream)
     await step('compute on the pool, encoding each slice', async () => {
-      await engine.compute(loaded, arrow.points, arrow.options, (result, start, end) =>
+      await engine.compute(loaded, arrow.options, (result, start, end) =>
         writer.writeSlice(result, start, end))
       writer.end()
     })
@@ -79,7 +78,7 @@ try {
     if (!parsed.ok) throw new Error('json')
     const jloaded = await step('json: plan + load', async () =>
       await engine.load(await engine.plan(parsed.points, parsed.options, account.id), account.id))
-    const result = await step('json: compute', async () => await engine.compute(jloaded, parsed.points, parsed.options))
+    const result = await step('json: compute', async () => await engine.compute(jloaded, parsed.options))
     // the code before took only the result
     await step('json: format', async () => await (engine.json as (r: unknown, l?: unknown) => Promise<unknown>)
       .call(engine, result, jloaded))

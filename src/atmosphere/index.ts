@@ -14,8 +14,9 @@ export {
 export {
   type AltitudeReference, type VerticalCoverage, verticalCoverage, isWithinCoverage, toMsl, toAgl
 } from './coverage.js'
+export { findLevel, onLevel, levelFraction, lerp } from './levels.js'
 export {
-  LEVEL_FIELDS, LEVEL_FIELD_COUNT, type LevelField, findLevel, writeLevel, columnValuesAt,
+  LEVEL_FIELDS, LEVEL_FIELD_COUNT, type LevelField, writeLevel, columnValuesAt,
   AT_U, AT_V, AT_T, AT_Q, AT_LNP, AT_P
 } from './interpolate.js'
 export {

@@ -2,6 +2,7 @@ import type { Column } from './column.js'
 import { moistAirDensity } from './density.js'
 import { relativeHumidityLiquid } from './humidity.js'
 import { windDirectionFrom, windSpeed } from './wind.js'
+import { findLevel, lerp, levelFraction, onLevel } from './levels.js'
 
 /** AtmosphereLevel fields (docs/INTERFACE.md §2.3) in output order: the layout of writeLevel's output row. */
 export const LEVEL_FIELDS = [
@@ -10,24 +11,6 @@ export const LEVEL_FIELDS = [
 ] as const
 export type LevelField = typeof LEVEL_FIELDS[number]
 export const LEVEL_FIELD_COUNT = LEVEL_FIELDS.length
-
-/**
- * Lower index i of the level pair around height z: z_m[i] ≤ z < z_m[i + 1], by binary search over
- * the sorted heights. Below the first level gives 0; at or above the last gives count − 1.
- */
-export function findLevel (zs: ArrayLike<number>, count: number, z: number): number {
-  if (!(z >= zs[0])) return 0
-  let lo = 0
-  let hi = count - 1
-  if (z >= zs[hi]) return hi
-  // Invariant: zs[lo] ≤ z < zs[hi].
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >>> 1
-    if (zs[mid] <= z) lo = mid
-    else hi = mid
-  }
-  return lo
-}
 
 /** Slots of columnValuesAt's output. */
 export const AT_U = 0
@@ -46,7 +29,7 @@ export const AT_P = 5
 export function columnValuesAt (column: Column, zMsl: number, out: Float64Array): void {
   const { z_m: zs, count } = column
   const i = findLevel(zs, count, zMsl)
-  if (zMsl === zs[i] || i === count - 1 || !(zMsl > zs[i])) {
+  if (onLevel(zs, count, i, zMsl)) {
     out[AT_U] = column.u_ms[i]
     out[AT_V] = column.v_ms[i]
     out[AT_T] = column.t_k[i]
@@ -54,12 +37,12 @@ export function columnValuesAt (column: Column, zMsl: number, out: Float64Array)
     out[AT_LNP] = column.ln_pressure[i]
     out[AT_P] = column.pressure_pa[i]
   } else {
-    const w = (zMsl - zs[i]) / (zs[i + 1] - zs[i])
-    out[AT_U] = lerp(column.u_ms, i, w)
-    out[AT_V] = lerp(column.v_ms, i, w)
-    out[AT_T] = lerp(column.t_k, i, w)
-    out[AT_Q] = lerp(column.q_kg_kg, i, w)
-    out[AT_LNP] = lerp(column.ln_pressure, i, w)
+    const f = levelFraction(zs, i, zMsl)
+    out[AT_U] = lerp(column.u_ms[i], column.u_ms[i + 1], f)
+    out[AT_V] = lerp(column.v_ms[i], column.v_ms[i + 1], f)
+    out[AT_T] = lerp(column.t_k[i], column.t_k[i + 1], f)
+    out[AT_Q] = lerp(column.q_kg_kg[i], column.q_kg_kg[i + 1], f)
+    out[AT_LNP] = lerp(column.ln_pressure[i], column.ln_pressure[i + 1], f)
     out[AT_P] = Math.exp(out[AT_LNP])
   }
 }
@@ -89,8 +72,4 @@ export function writeLevel (column: Column, altitudeAgl: number, zMsl: number, o
   out[offset + 8] = q
   out[offset + 9] = relativeHumidityLiquid(q, p, t)
   out[offset + 10] = moistAirDensity(p, t, q)
-}
-
-function lerp (a: Float64Array, i: number, w: number): number {
-  return a[i] + w * (a[i + 1] - a[i])
 }

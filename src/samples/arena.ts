@@ -2,7 +2,7 @@
 // virtual machine whose freed pages go back to the host) a fresh page costs ~2 µs on first touch:
 // the ~17 MB of shared arrays of a 100 000-point request cost ~40 ms of page faults when made new
 // each time, ~0.6 ms to clear when reused.
-import type { Arrays } from './points.js'
+import type { Arrays } from './arrays.js'
 import { droppedLarge } from '../memory.js'
 
 /** The large requests' shared memory is in use up to its bound: the caller answers 503. */

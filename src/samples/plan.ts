@@ -3,20 +3,18 @@
 // units, and what they would cost, are known from the catalog alone — and the order the kernel
 // computes the points in.
 import { nearestColumnRow, type LatLonGrid } from '../grib/index.js'
-import { BLOCK, createStencil, gridX, gridY, stencilAt, type Stencil } from '../field/index.js'
-import { HOUR_MS, type FetchUnit, type HeldRunStep } from '../source/index.js'
-import { OK, OUTSIDE_SOURCE, type PieceCells, type PositionInputs } from './kernel.js'
+import { createStencil, gridX, gridY, stencilAt } from '../field/index.js'
+import type { HeldRunStep } from '../source/index.js'
+import { SHARED_ARRAYS, type Arrays } from './arrays.js'
+import { stencilSlots, type PieceCells } from './cells.js'
+import { distinctInstants } from './distinct-instants.js'
+import { hoursOf } from './hours.js'
+import { positionInputs, type PositionInputs } from './kernel-task.js'
 import { sortByKey } from './order.js'
-import { SHARED_ARRAYS, type Arrays, type SampleOptions, type SamplePoints } from './points.js'
-import { timeIndexFor, type ChoiceSlot } from './time-plan.js'
-
-/** A decoded piece to load: the unit and a grid point it holds (which picks the block of a file). */
-export interface PlannedPiece {
-  unit: FetchUnit
-  point: { i: number, j: number }
-  /** Index of its (run, step) in `Plan.runSteps`. */
-  runStep: number
-}
+import { PieceTables, type PlannedPiece, type UnitSource } from './piece-tables.js'
+import type { SampleOptions, SamplePoints } from './points.js'
+import { OK, OUTSIDE_SOURCE } from './result.js'
+import { timeIndexFor, type ChoiceSlot, type TimeIndex } from './time-plan.js'
 
 export interface Plan {
   n: number
@@ -47,11 +45,21 @@ export interface Plan {
 }
 
 /** What planning needs of the source. */
-export interface PlanSource {
+export interface PlanSource extends UnitSource {
   sourceGrid (): Promise<LatLonGrid>
   entriesNear (hours: Iterable<number>): Promise<HeldRunStep[]>
-  unitAt (rs: HeldRunStep, i: number, j: number): FetchUnit
   readonly maxTimeOffsetMs: number
+}
+
+/** A plan's points placed, before their pieces are known. */
+type PlacedPoints = Omit<Plan, 'pieces' | 'pieceCells' | 'unitKeys'>
+
+/** Per distinct instant: its units in time as indices into `runSteps` (−1: none), and the weight of `after`. */
+interface InstantTimes {
+  runSteps: HeldRunStep[]
+  before: Int32Array
+  after: Int32Array
+  weight: Float64Array
 }
 
 /**
@@ -61,67 +69,86 @@ export interface PlanSource {
 export async function planSamples (
   points: SamplePoints, options: SampleOptions, source: PlanSource, sliceSize: number, arrays: Arrays = SHARED_ARRAYS
 ): Promise<Plan> {
-  const { n, latitude, longitude, time } = points
+  const { n } = points
   const grid = await source.sourceGrid()
-
   // time: one choice per distinct instant, from the catalog entries of the hours they fall in
-  const { instants, pointInstant } = distinctInstants(time, n)
+  const { instants, pointInstant } = distinctInstants(points.time, n)
   const index = timeIndexFor(await source.entriesNear(hoursOf(instants)), options.run, source.maxTimeOffsetMs)
   const nearest = options.interpolation === 'nearest'
-  // per instant: the two entries' ordinals (−1: none) and the weight, written in place
+  const times = chooseTimes(index, instants, nearest)
+  const placed: PlacedPoints = {
+    n, grid, runSteps: times.runSteps, status: arrays.uint8(n), unitBefore: arrays.int32(n),
+    unitAfter: arrays.int32(n), timeWeight: arrays.float64(n), order: arrays.int32(n), at: positionInputs(arrays, n),
+    sliceSize, arrays
+  }
+  // per point a key naming the columns it reads first; then per slice the points sorted by it, so
+  // consecutive points read the same few columns while they are in the processor's cache
+  const gx = new Float64Array(n)
+  const gy = new Float64Array(n)
+  const keys = placePoints(placed, points, pointInstant, times, nearest, gx, gy)
+  for (let s = 0; s < n; s += sliceSize) sortByKey(keys, s, Math.min(n, s + sliceSize), placed.order)
+  const tables = gatherPoints(placed, points, gx, gy, source)
+  return { ...placed, pieces: tables.pieces, pieceCells: tables.cells(arrays), unitKeys: tables.unitKeys() }
+}
+
+/**
+ * Each instant's units in time by the request's rule; then the (run, step)s they name, in the
+ * response's order, and the instants' entries as indices into them.
+ */
+function chooseTimes (index: TimeIndex, instants: Float64Array, nearest: boolean): InstantTimes {
   const count = instants.length
-  const instantBefore = new Int32Array(count)
-  const instantAfter = new Int32Array(count)
-  const instantWeight = new Float64Array(count)
+  const before = new Int32Array(count)
+  const after = new Int32Array(count)
+  const weight = new Float64Array(count)
+  // the two entries' ordinals and the weight, written in place
   const named = new Uint8Array(index.entries.length)
   const slot: ChoiceSlot = { before: -1, after: -1, weight: 0 }
   for (let k = 0; k < count; k++) {
     const t = instants[k]
     if (nearest ? index.nearestInto(t, slot) : index.linearInto(t, slot)) {
-      instantBefore[k] = slot.before
-      instantAfter[k] = slot.after
-      instantWeight[k] = slot.weight
+      before[k] = slot.before
+      after[k] = slot.after
+      weight[k] = slot.weight
       named[slot.before] = named[slot.after] = 1
     } else {
-      instantBefore[k] = instantAfter[k] = -1
-      instantWeight[k] = NaN
+      before[k] = after[k] = -1
+      weight[k] = NaN
     }
   }
-  // the (run, step)s named, in the response's order; then the instants' ordinals as their indices
   const ordinals: number[] = []
   named.forEach((used, e) => { if (used === 1) ordinals.push(e) })
   const { entries } = index
   ordinals.sort((a, b) => entries[a].run - entries[b].run || entries[a].step - entries[b].step)
-  const runSteps = ordinals.map((e) => entries[e])
   const rsOf = new Int32Array(entries.length)
   ordinals.forEach((e, k) => { rsOf[e] = k })
   for (let k = 0; k < count; k++) {
-    if (instantBefore[k] < 0) continue
-    instantBefore[k] = rsOf[instantBefore[k]]
-    instantAfter[k] = rsOf[instantAfter[k]]
+    if (before[k] < 0) continue
+    before[k] = rsOf[before[k]]
+    after[k] = rsOf[after[k]]
   }
+  return { runSteps: ordinals.map((e) => entries[e]), before, after, weight }
+}
 
-  const status = arrays.uint8(n)
-  const unitBefore = arrays.int32(n)
-  const unitAfter = arrays.int32(n)
-  const timeWeight = arrays.float64(n)
-  const gx = new Float64Array(n)
-  const gy = new Float64Array(n)
-  const order = arrays.int32(n)
-
-  // per point: its units, grid coordinates and a key naming the columns it reads first (unit
-  // before, row, column); then per slice the points sorted by it, so consecutive points read the
-  // same few columns while they are in the processor's cache
+/**
+ * Each point's units in time and grid coordinates into `gx`, `gy`, or its status outside_source;
+ * per point, a key naming the columns it reads first (unit before, row, column).
+ */
+function placePoints (
+  plan: PlacedPoints, points: SamplePoints, pointInstant: Int32Array, times: InstantTimes, nearest: boolean,
+  gx: Float64Array, gy: Float64Array
+): Uint32Array {
+  const { n, grid, status, unitBefore, unitAfter, timeWeight } = plan
+  const { latitude, longitude } = points
   const stencil = createStencil()
   const cellCount = grid.ni * grid.nj
-  const byUnit = runSteps.length * cellCount < 2 ** 32
+  const byUnit = times.runSteps.length * cellCount < 2 ** 32
   const keys = new Uint32Array(n)
   for (let p = 0; p < n; p++) {
     const k = pointInstant[p]
-    const before = instantBefore[k]
+    const before = times.before[k]
     unitBefore[p] = before
-    unitAfter[p] = instantAfter[k]
-    timeWeight[p] = instantWeight[k]
+    unitAfter[p] = times.after[k]
+    timeWeight[p] = times.weight[k]
     if (before < 0) {
       status[p] = OUTSIDE_SOURCE
       continue
@@ -140,18 +167,23 @@ export async function planSamples (
     }
     keys[p] = byUnit ? before * cellCount + cell : cell
   }
-  for (let s = 0; s < n; s += sliceSize) sortByKey(keys, s, Math.min(n, s + sliceSize), order)
+  return keys
+}
 
-  const plan: Plan = {
-    n, grid, runSteps, pieces: [], unitKeys: [], pieceCells: emptyCells(0, arrays),
-    status, unitBefore, unitAfter, timeWeight, order, sliceSize, arrays,
-    at: { x: arrays.float64(n), y: arrays.float64(n), before: arrays.int32(n), after: arrays.int32(n),
-      weight: arrays.float64(n), altitude: arrays.float64(n), ground: arrays.float64(n) }
-  }
-  const { at } = plan
-  // the pieces the points' weighted columns lie in, in processing order (so the last cell met
-  // mostly answers the next lookup)
-  const cells = new PieceTables(plan, source)
+/**
+ * What the kernel reads of each point, gathered in processing order; and the pieces the points'
+ * weighted columns lie in, registered in the same order (so the last cell met mostly answers the
+ * next lookup).
+ */
+function gatherPoints (
+  plan: PlacedPoints, points: SamplePoints, gx: Float64Array, gy: Float64Array, source: UnitSource
+): PieceTables {
+  const { n, grid, order, status, unitBefore, unitAfter, timeWeight, at } = plan
+  const tables = new PieceTables(grid, plan.runSteps, source)
+  const stencil = createStencil()
+  const cornerI = new Int32Array(4)
+  const cornerJ = new Int32Array(4)
+  const cornerW = new Float64Array(4)
   let lastBefore = -1
   let lastAfter = -1
   let lastI0 = -1
@@ -168,12 +200,10 @@ export async function planSamples (
     at.weight[r] = timeWeight[p]
     at.altitude[r] = points.altitude[p]
     at.ground[r] = points.ground[p]
-    if (!nearest) stencilAt(grid, x, y, stencil)
+    // for `nearest` (x, y) is a grid point: its stencil is that point alone, with all the weight
+    stencilAt(grid, x, y, stencil)
+    const { i0, j0, i1, j1 } = stencil
     // sorted points mostly repeat the last point's corners: registering them again changes nothing
-    const i0 = nearest ? x : stencil.i0
-    const j0 = nearest ? y : stencil.j0
-    const i1 = nearest ? x : stencil.i1
-    const j1 = nearest ? y : stencil.j1
     if (before === lastBefore && after === lastAfter && i0 === lastI0 && j0 === lastJ0 && i1 === lastI1 &&
       j1 === lastJ1) continue
     lastBefore = before
@@ -182,148 +212,11 @@ export async function planSamples (
     lastJ0 = j0
     lastI1 = i1
     lastJ1 = j1
-    const sides = before === after ? 1 : 2
-    for (let side = 0; side < sides; side++) {
+    stencilSlots(stencil, 1, 0, cornerI, cornerJ, cornerW)
+    for (let side = 0; side < (before === after ? 1 : 2); side++) {
       const rs = side === 0 ? before : after
-      if (nearest) cells.piece(side, rs, x, y)
-      else cells.stencil(side, rs, stencil)
+      for (let c = 0; c < 4; c++) if (cornerW[c] !== 0) tables.piece(side, rs, cornerI[c], cornerJ[c])
     }
   }
-  plan.pieceCells = cells.cells()
-  return plan
-}
-
-function emptyCells (runSteps: number, arrays: Arrays): PieceCells {
-  return { size: arrays.int32(runSteps), columns: arrays.int32(runSteps), offset: arrays.int32(runSteps),
-    cells: arrays.int32(0) }
-}
-
-/** Builds the plan's pieces and their cell tables. */
-class PieceTables {
-  readonly #plan: Plan
-  readonly #source: PlanSource
-  readonly #size: Int32Array
-  readonly #columns: Int32Array
-  readonly #tables: Array<Int32Array | undefined>
-  readonly #keys = new Set<string>()
-  // the last cell met per side (before, after) and its piece: consecutive lookups mostly hit it
-  readonly #lastRs = new Int32Array([-1, -1])
-  readonly #lastI0 = new Int32Array(2)
-  readonly #lastJ0 = new Int32Array(2)
-
-  constructor (plan: Plan, source: PlanSource) {
-    this.#plan = plan
-    this.#source = source
-    const count = plan.runSteps.length
-    this.#size = new Int32Array(count)
-    this.#columns = new Int32Array(count)
-    this.#tables = new Array(count)
-  }
-
-  /** Registers the pieces of a stencil's weighted corners (a corner without weight is never read). */
-  stencil (side: number, rs: number, s: Stencil): void {
-    if (s.w00 !== 0) this.piece(side, rs, s.i0, s.j0)
-    if (s.w10 !== 0) this.piece(side, rs, s.i1, s.j0)
-    if (s.w01 !== 0) this.piece(side, rs, s.i0, s.j1)
-    if (s.w11 !== 0) this.piece(side, rs, s.i1, s.j1)
-  }
-
-  piece (side: number, rs: number, i: number, j: number): void {
-    const size = this.#size[rs]
-    if (rs === this.#lastRs[side] && i >= this.#lastI0[side] && i < this.#lastI0[side] + size &&
-      j >= this.#lastJ0[side] && j < this.#lastJ0[side] + size) return
-    const plan = this.#plan
-    const table = this.#tables[rs]
-    if (table === undefined) {
-      // the (run, step)'s first point: its cells are its unit's tiles, or decoded blocks of a file
-      const size = this.#source.unitAt(plan.runSteps[rs], i, j).tile?.size ?? BLOCK
-      this.#size[rs] = size
-      this.#columns[rs] = Math.ceil(plan.grid.ni / size)
-      this.#tables[rs] = new Int32Array(this.#columns[rs] * Math.ceil(plan.grid.nj / size)).fill(-1)
-      this.piece(side, rs, i, j)
-      return
-    }
-    const ci = Math.floor(i / size)
-    const cj = Math.floor(j / size)
-    const cell = cj * this.#columns[rs] + ci
-    if (table[cell] < 0) {
-      const unit = this.#source.unitAt(plan.runSteps[rs], i, j)
-      table[cell] = plan.pieces.length
-      plan.pieces.push({ unit, point: { i, j }, runStep: rs })
-      this.#keys.add(unit.key)
-    }
-    this.#lastRs[side] = rs
-    this.#lastI0[side] = ci * size
-    this.#lastJ0[side] = cj * size
-  }
-
-  /** The tables, in the plan's arrays (shared memory for pool workers); sets the plan's unit keys. */
-  cells (): PieceCells {
-    const count = this.#tables.length
-    const c = emptyCells(count, this.#plan.arrays)
-    let length = 0
-    for (let rs = 0; rs < count; rs++) {
-      c.size[rs] = this.#size[rs]
-      c.columns[rs] = this.#columns[rs]
-      c.offset[rs] = length
-      length += this.#tables[rs]?.length ?? 0
-    }
-    c.cells = this.#plan.arrays.int32(length)
-    this.#tables.forEach((t, rs) => { if (t !== undefined) c.cells.set(t, c.offset[rs]) })
-    this.#plan.unitKeys = [...this.#keys]
-    return c
-  }
-}
-
-/**
- * The whole hours the instants fall in, each once: counted in hours (small integers, which a Set
- * hashes several times faster than the epoch milliseconds) and skipping a repeat of the last.
- */
-function hoursOf (instants: Float64Array): number[] {
-  const hours = new Set<number>()
-  let last = NaN
-  for (let k = 0; k < instants.length; k++) {
-    const h = Math.floor(instants[k] / HOUR_MS)
-    if (h === last) continue
-    hours.add(h)
-    last = h
-  }
-  return Array.from(hours, (h) => h * HOUR_MS)
-}
-
-/**
- * The distinct instants of `time` and each point's index into them, by open addressing over the
- * float64 bits in typed arrays (a Map of 100 000 numbers costs several times more).
- */
-function distinctInstants (time: Float64Array, n: number): { instants: Float64Array, pointInstant: Int32Array } {
-  let size = 8
-  while (size < 2 * n) size *= 2
-  const mask = size - 1
-  const table = new Int32Array(size).fill(-1)
-  const seen = new Float64Array(n)
-  const pointInstant = new Int32Array(n)
-  const bits = new Float64Array(1)
-  const words = new Int32Array(bits.buffer)
-  let count = 0
-  for (let p = 0; p < n; p++) {
-    const t = time[p]
-    bits[0] = t
-    let h = (Math.imul(words[0], 0x9e3779b1) ^ Math.imul(words[1], 0x85ebca77)) >>> 0
-    h = (h ^ (h >>> 15)) & mask
-    for (;;) {
-      const k = table[h]
-      if (k < 0) {
-        table[h] = count
-        seen[count] = t
-        pointInstant[p] = count++
-        break
-      }
-      if (seen[k] === t) {
-        pointInstant[p] = k
-        break
-      }
-      h = (h + 1) & mask
-    }
-  }
-  return { instants: seen.subarray(0, count), pointInstant }
+  return tables
 }

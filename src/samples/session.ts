@@ -6,23 +6,18 @@
 import type { DecodedUnit } from '../field/index.js'
 import { createStencil, gridX, gridY, stencilAt } from '../field/index.js'
 import type { LatLonGrid } from '../grib/index.js'
-import { HOUR_MS, type HeldRunStep } from '../source/index.js'
+import type { HeldRunStep } from '../source/index.js'
+import { LOCAL_ARRAYS } from './arrays.js'
+import { CellTables, cellIndex, grownInt32, pieceAt, stencilSlots } from './cells.js'
 import { samplePiece } from './column-store.js'
-import type { LoadedPlan, SamplesResult } from './engine.js'
-import {
-  computeSamples, OK, OUT_COLUMNS, OUTSIDE_SOURCE, pieceAt, type PieceCells, type SampleTask
-} from './kernel.js'
+import { hourOf, hoursKey, hoursOf } from './hours.js'
+import { computeSamples } from './kernel.js'
+import { positionInputs, sampleTask, type SampleTask } from './kernel-task.js'
+import type { LoadedPlan } from './load.js'
 import type { Plan, PlanSource } from './plan.js'
 import type { SampleOptions, SamplePoints } from './points.js'
+import { OK, OUT_COLUMNS, OUTSIDE_SOURCE, type HeldSamples, type SamplesResult } from './result.js'
 import { timeIndexFor, type TimeIndex } from './time-plan.js'
-
-/** What a call answered from held pieces: as in SamplesResult; read it before the session's next call. */
-export interface HeldSamples {
-  n: number
-  status: Uint8Array
-  clamped: Uint8Array
-  out: Float64Array
-}
 
 export interface SampleSession {
   /** plan → cost check → load → compute, the pieces loaded held for the session's later calls. */
@@ -56,7 +51,7 @@ export function createSession (engine: SessionEngine, options: SampleOptions): S
     sourceGrid: async () => await (grid ??= source.sourceGrid()),
     entriesNear: async (hours) => {
       const list = [...hours]
-      const key = list.join(',')
+      const key = hoursKey(list)
       let entries = near.get(key)
       if (entries === undefined) {
         near.set(key, entries = source.entriesNear(list))
@@ -80,17 +75,9 @@ export function createSession (engine: SessionEngine, options: SampleOptions): S
   }
 }
 
-/** `a`, or a copy of it with room for n values. */
-function grownInt32 (a: Int32Array, n: number): Int32Array {
-  if (a.length >= n) return a
-  const b = new Int32Array(Math.max(n, 2 * a.length))
-  b.set(a)
-  return b
-}
-
 /**
- * The pieces a session holds, by (run, step) and cell as the plan tables them (PieceCells), and
- * a samples task over them reused by every held call.
+ * The pieces a session holds, by (run, step) and cell as the plan tables them (cells.ts), and a
+ * samples task over them reused by every held call.
  */
 class HeldPieces {
   readonly #engine: SessionEngine
@@ -109,8 +96,7 @@ class HeldPieces {
   /** (run, step)s, numbered for the session: by entry object, and by run/step for other objects of the same. */
   readonly #rs = new Map<HeldRunStep, number>()
   readonly #rsNamed = new Map<string, number>()
-  #cells: PieceCells = { size: new Int32Array(0), columns: new Int32Array(0), offset: new Int32Array(0),
-    cells: new Int32Array(0) }
+  readonly #tables = new CellTables()
 
   /** Per piece: its source unit (numbered), for the per-call unit limit. */
   #pieceUnit: Int32Array = new Int32Array(0)
@@ -124,6 +110,10 @@ class HeldPieces {
   #task: SampleTask | undefined
   readonly #out: HeldSamples = { n: 0, status: new Uint8Array(0), clamped: new Uint8Array(0), out: new Float64Array(0) }
   readonly #stencil = createStencil()
+  /** The current point's stencil corners (cells.ts). */
+  readonly #cornerI = new Int32Array(4)
+  readonly #cornerJ = new Int32Array(4)
+  readonly #cornerW = new Float64Array(4)
 
   constructor (engine: SessionEngine, options: SampleOptions) {
     this.#engine = engine
@@ -131,29 +121,12 @@ class HeldPieces {
   }
 
   #taskOn (grid: LatLonGrid): SampleTask {
-    if (this.#task !== undefined) return this.#task
-    const none = new Float64Array(0)
-    const options = this.#options
-    return (this.#task = {
-      grid,
-      pieces: [],
-      pieceStatus: new Uint8Array(0),
-      pieceCells: this.#cells,
-      shiftI: new Int32Array(0),
-      shiftJ: new Int32Array(0),
-      n: 0,
-      start: 0,
-      end: 0,
-      order: new Int32Array(0),
-      at: { x: none, y: none, before: new Int32Array(0), after: new Int32Array(0), weight: none, altitude: none,
-        ground: none },
-      agl: options.altitudeReference === 'agl',
-      clamp: options.clamp,
-      nearest: false,
-      status: new Uint8Array(0),
-      clamped: new Uint8Array(0),
-      out: none
-    })
+    const out = this.#out
+    return (this.#task ??= sampleTask(this.#options,
+      { grid, pieceCells: this.#tables.cells, n: 0, order: new Int32Array(0), at: positionInputs(LOCAL_ARRAYS, 0),
+        status: out.status },
+      { pieces: [], pieceStatus: new Uint8Array(0), shiftI: new Int32Array(0), shiftJ: new Int32Array(0) },
+      out.clamped, out.out))
   }
 
   entriesRead (key: string, entries: HeldRunStep[]): void {
@@ -168,10 +141,10 @@ class HeldPieces {
       const unit = loaded.pieces[k]
       if (unit === null) return
       const rs = this.#rsOf(plan.runSteps[piece.runStep])
-      const c = this.#cells
-      if (c.size[rs] === 0) this.#table(task, rs, plan.pieceCells.size[piece.runStep])
-      const cell = c.offset[rs] + Math.floor(piece.point.j / c.size[rs]) * c.columns[rs] +
-        Math.floor(piece.point.i / c.size[rs])
+      const tables = this.#tables
+      if (!tables.has(rs)) tables.add(rs, plan.pieceCells.size[piece.runStep], task.grid)
+      const c = tables.cells
+      const cell = cellIndex(c, rs, piece.point.i, piece.point.j)
       if (c.cells[cell] >= 0) return
       const p = task.pieces.length
       c.cells[cell] = p
@@ -199,45 +172,19 @@ class HeldPieces {
     if (rs === undefined) {
       rs = this.#rsNamed.size
       this.#rsNamed.set(name, rs)
-      const c = this.#cells
-      c.size = grownInt32(c.size, rs + 1)
-      c.columns = grownInt32(c.columns, rs + 1)
-      c.offset = grownInt32(c.offset, rs + 1)
     }
     this.#rs.set(e, rs)
     return rs
   }
 
-  /** A cell table for (run, step) rs over the whole grid, cells of `size` grid points as the plan's. */
-  #table (task: SampleTask, rs: number, size: number): void {
-    const c = this.#cells
-    const { grid } = task
-    const columns = Math.ceil(grid.ni / size)
-    const length = columns * Math.ceil(grid.nj / size)
-    const cells = new Int32Array(c.cells.length + length).fill(-1)
-    cells.set(c.cells)
-    c.size[rs] = size
-    c.columns[rs] = columns
-    c.offset[rs] = c.cells.length
-    c.cells = cells
-  }
-
   /** The time index of the points' hours, when their catalog entries were read. */
   #timeIndex (time: Float64Array, n: number): TimeIndex | null {
-    const hour = Math.floor(time[0] / HOUR_MS) * HOUR_MS
+    const hour = hourOf(time[0])
     let one = true
-    for (let p = 1; p < n && one; p++) one = Math.floor(time[p] / HOUR_MS) * HOUR_MS === hour
+    for (let p = 1; p < n && one; p++) one = hourOf(time[p]) === hour
     if (one && hour === this.#hour) return this.#index
-    let key: string
-    if (one) {
-      key = String(hour)
-    } else {
-      // the plan's key: the hours in the order first met
-      const hours = new Set<number>()
-      for (let p = 0; p < n; p++) hours.add(Math.floor(time[p] / HOUR_MS) * HOUR_MS)
-      key = [...hours].join(',')
-    }
-    const entries = this.#entries.get(key)
+    // the key the plan's read was held under
+    const entries = this.#entries.get(hoursKey(hoursOf(time, n)))
     if (entries === undefined) return null
     const index = timeIndexFor(entries, this.#options.run, this.#engine.source.maxTimeOffsetMs)
     if (one) {
@@ -258,6 +205,9 @@ class HeldPieces {
     this.#room(task, n)
     const { grid, at, status, clamped } = task
     const s = this.#stencil
+    const cornerI = this.#cornerI
+    const cornerJ = this.#cornerJ
+    const cornerW = this.#cornerW
     // the last instant's choice stands for the same index only
     if (index !== this.#tIndex) {
       this.#tIndex = index
@@ -276,11 +226,11 @@ class HeldPieces {
       const x = gridX(grid, points.longitude[p])
       const y = gridY(grid, points.latitude[p])
       if (!stencilAt(grid, x, y, s)) { status[p] = OUTSIDE_SOURCE; continue }
-      // every weighted corner's piece held (as the plan registers them: a corner without weight is never read)
+      // every weighted corner's piece held (as the plan registers them)
+      stencilSlots(s, 1, 0, cornerI, cornerJ, cornerW)
       for (let side = 0; side < (before === after ? 1 : 2); side++) {
         const rs = side === 0 ? before : after
-        if ((s.w00 !== 0 && !this.#held(rs, s.i0, s.j0)) || (s.w10 !== 0 && !this.#held(rs, s.i1, s.j0)) ||
-          (s.w01 !== 0 && !this.#held(rs, s.i0, s.j1)) || (s.w11 !== 0 && !this.#held(rs, s.i1, s.j1))) return null
+        for (let c = 0; c < 4; c++) if (cornerW[c] !== 0 && !this.#held(rs, cornerI[c], cornerJ[c])) return null
       }
       at.x[p] = x
       at.y[p] = y
@@ -303,8 +253,8 @@ class HeldPieces {
 
   /** Whether the piece of grid point (i, j) of rs is held; counts its unit for the call. */
   #held (rs: number, i: number, j: number): boolean {
-    if (this.#cells.size[rs] === 0) return false
-    const piece = pieceAt(this.#cells, rs, i, j)
+    if (!this.#tables.has(rs)) return false
+    const piece = pieceAt(this.#tables.cells, rs, i, j)
     if (piece < 0) return false
     const u = this.#pieceUnit[piece]
     if (this.#unitCall[u] !== this.#call) {
@@ -327,9 +277,7 @@ class HeldPieces {
     if (task.order.length >= n) return
     const size = Math.max(n, 2 * task.order.length)
     task.order = Int32Array.from({ length: size }, (_, r) => r)
-    task.at = { x: new Float64Array(size), y: new Float64Array(size), before: new Int32Array(size),
-      after: new Int32Array(size), weight: new Float64Array(size), altitude: new Float64Array(size),
-      ground: new Float64Array(size) }
+    task.at = positionInputs(LOCAL_ARRAYS, size)
     task.status = this.#out.status = new Uint8Array(size)
     task.clamped = this.#out.clamped = new Uint8Array(size)
     task.out = this.#out.out = new Float64Array(size * OUT_COLUMNS)

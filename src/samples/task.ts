@@ -1,8 +1,9 @@
 // The samples worker task: one slice of points over shared tiles and shared output arrays. The
 // worker module exports it as the named task `samples`.
 import { move } from 'piscina'
-import { computeSamples, type SampleTask } from './kernel.js'
-import { numberBytes, numberBytesInto } from './json.js'
+import { computeSamples } from './kernel.js'
+import type { SampleTask } from './kernel-task.js'
+import { numberBytes, numberBytesInto } from './json-columns.js'
 import { heldShared } from '../memory.js'
 
 export function samples (task: SampleTask): null {

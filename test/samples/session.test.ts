@@ -4,8 +4,9 @@
 import t from 'tap'
 import { startTestService } from '../helpers/service.js'
 import { startSampleUpstream } from '../helpers/upstream.js'
-import { TooManyUnitsError, type HeldSamples, type SamplesEngine } from '../../src/samples/engine.js'
-import { OUT_COLUMNS } from '../../src/samples/kernel.js'
+import type { SamplesEngine } from '../../src/samples/engine.js'
+import { TooManyUnitsError } from '../../src/samples/cost.js'
+import { OUT_COLUMNS, type HeldSamples } from '../../src/samples/result.js'
 import type { SampleOptions, SamplePoints } from '../../src/samples/points.js'
 
 const OPTIONS: SampleOptions = {

@@ -155,14 +155,14 @@ export function samplesHandlers (deps: AppDeps): Handlers {
       try {
         const loaded = await engine.load(plan, accountId)
         if (!arrow) {
-          await writeJson(res, await engine.json(await engine.compute(loaded, points, options), loaded))
+          await writeJson(res, await engine.json(await engine.compute(loaded, options), loaded))
         } else {
           // the headers, then one record batch per slice as it is computed
           const writer = new ArrowSamplesWriter()
           res.statusCode = 200
           res.setHeader('Content-Type', ARROW_STREAM)
           writer.stream.pipe(res)
-          await engine.compute(loaded, points, options, (result, start, end) => writer.writeSlice(result, start, end))
+          await engine.compute(loaded, options, (result, start, end) => writer.writeSlice(result, start, end))
           writer.end()
         }
         // the answer's number columns are views of the request's arrays: reused once written

@@ -1,0 +1,59 @@
+// An engine call's result over its plan's arrays, with the response's `units` — each (run, step)
+// named, with the source pieces read for it — described when first read (a flight's many small
+// calls mostly never read them).
+import type { SampleUnit } from '../contract/index.js'
+import { VAR, type DecodedUnit } from '../field/index.js'
+import { isoTime, validTime } from '../source/index.js'
+import type { Plan } from './plan.js'
+import type { SampleOptions } from './points.js'
+import type { SamplesResult } from './result.js'
+
+/** A class, so the getter lives on the prototype and results stay plain fast objects. */
+export class ComputedSamples implements SamplesResult {
+  readonly n: number
+  readonly status: Uint8Array
+  readonly unitBefore: Int32Array
+  readonly unitAfter: Int32Array
+  readonly timeWeight: Float64Array
+  #units: SampleUnit[] | undefined
+
+  constructor (
+    readonly plan: Plan, readonly options: SampleOptions, readonly pieces: ReadonlyArray<DecodedUnit | null>,
+    readonly clamped: Uint8Array, readonly out: Float64Array
+  ) {
+    this.n = plan.n
+    this.status = plan.status
+    this.unitBefore = plan.unitBefore
+    this.unitAfter = plan.unitAfter
+    this.timeWeight = plan.timeWeight
+  }
+
+  get units (): SampleUnit[] {
+    return (this.#units ??= describeUnits(this.plan, this.pieces))
+  }
+}
+
+/** The response's `units`: each (run, step) named, with the source pieces read for it. */
+function describeUnits (plan: Plan, pieces: ReadonlyArray<DecodedUnit | null>): SampleUnit[] {
+  return plan.runSteps.map((rs, k) => {
+    const read = new Map<string, DecodedUnit>()
+    plan.pieces.forEach((piece, p) => {
+      const unit = pieces[p]
+      if (piece.runStep === k && unit !== null && !read.has(unit.unitKey)) read.set(unit.unitKey, unit)
+    })
+    const sources = [...read.values()].map((u) => ({
+      unit_key: u.unitKey, source_sha256: u.sha256, retrieved_at: isoTime(u.retrievedAt.getTime())
+    }))
+    const first = read.values().next().value
+    return {
+      model_run_at: isoTime(rs.run),
+      forecast_hour: rs.step,
+      valid_time: isoTime(validTime(rs)),
+      source_sha256: sources.length === 1 ? sources[0].source_sha256 : null,
+      retrieved_at: sources.length === 1 ? sources[0].retrieved_at : null,
+      specific_humidity_source: first === undefined ? null
+        : first.layout.present[VAR.SPFH] ? 'spfh' : 'rh_inverted_ncep_upp',
+      sources
+    }
+  })
+}
