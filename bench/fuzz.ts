@@ -215,7 +215,8 @@ export async function runFuzz (options: FuzzOptions = {}): Promise<FuzzReport> {
   let rssMax = 0
   try {
     const { aloftUrl, key } = server.info
-    const send = async (c: Case): Promise<void> => {
+    // the warm-up fetches and decodes its units: its time is the data path's, not the fuzz's
+    const send = async (c: Case, timed = true): Promise<void> => {
       const started = performance.now()
       const status = await post(aloftUrl, key, c, 30_000)
       const took = performance.now() - started
@@ -223,11 +224,11 @@ export async function runFuzz (options: FuzzOptions = {}): Promise<FuzzReport> {
       times.push(took)
       byStatus[status] = (byStatus[status] ?? 0) + 1
       if (status >= 500) failures.push(`${c.name}: answered ${status}`)
-      if (took > maxMs) failures.push(`${c.name}: answered in ${took.toFixed(0)} ms`)
+      if (timed && took > maxMs) failures.push(`${c.name}: answered in ${took.toFixed(0)} ms`)
     }
     // warm: the data decoded once, so the memory measured after is the fuzz's own
     for (const [, stream] of baseStreams().slice(0, 1)) {
-      await send({ name: 'warm-up', path: SAMPLES, contentType: ARROW, body: stream })
+      await send({ name: 'warm-up', path: SAMPLES, contentType: ARROW, body: stream }, false)
     }
     const rssBefore = (await serverMemory(server)).rss
     for (let k = 0; k < cases.length; k++) {

@@ -84,7 +84,7 @@ wrap(SamplesEngine.prototype, 'json', 'format JSON', 'format JSON end')
 wrap(ArrowSamplesWriter.prototype, 'writeSlice', 'encode slice', 'encode slice end')
 const pool = service.field!.pool
 const run = pool.run
-pool.run = async <R>(name: string, task: unknown): Promise<R> => {
+pool.run = async <R>(name: Parameters<typeof run>[0], task: unknown): Promise<R> => {
   mark(`pool ${name} sent`)
   const r = await run<R>(name, task)
   mark(`pool ${name} back`)

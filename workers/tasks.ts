@@ -1,4 +1,16 @@
 // The piscina worker module: every named task a pool thread runs (pool.run(task, { name })).
-export { decode, ping } from '../src/field/tasks.js'
-export { interpolate } from '../src/profile/task.js'
-export { samples, samplesJsonColumn } from '../src/samples/task.js'
+import type { TaskName } from '../src/field/index.js'
+import { decode as decodeTask, ping as pingTask } from '../src/field/tasks.js'
+import { interpolate as interpolateTask } from '../src/profile/task.js'
+import { samples as samplesTask, samplesJsonColumn as samplesJsonColumnTask } from '../src/samples/task.js'
+
+/** One function per name the pool runs: a name missing here, or one the pool does not know, fails to compile. */
+const TASKS = {
+  decode: decodeTask,
+  ping: pingTask,
+  interpolate: interpolateTask,
+  samples: samplesTask,
+  samplesJsonColumn: samplesJsonColumnTask
+} satisfies Record<TaskName, (task: never) => unknown>
+
+export const { decode, ping, interpolate, samples, samplesJsonColumn } = TASKS

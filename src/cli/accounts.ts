@@ -2,7 +2,7 @@
 // REDIS_URL (an operator's job; callers then manage their own keys over HTTP).
 import { DEFAULT_REDIS_PREFIX } from '../accounts/index.js'
 import {
-  type CliIo, command, isoTime, printCreatedKey, processIo, required, SECRET_WARNING, UsageError
+  type CliIo, command, storeTime, printCreatedKey, processIo, required, SECRET_WARNING, UsageError
 } from './keys.js'
 
 const USAGE = `usage:
@@ -24,7 +24,7 @@ export async function run (args: string[], io: CliIo = processIo): Promise<numbe
       if (opts.json === true) {
         io.out(JSON.stringify({ account, key: { ...record, key: secret } }))
       } else {
-        io.out(`account  ${account.id}  ${JSON.stringify(account.name)}  created ${isoTime(account.created_at)}`)
+        io.out(`account  ${account.id}  ${JSON.stringify(account.name)}  created ${storeTime(account.created_at)}`)
         printCreatedKey(io, record, secret)
       }
       io.err(SECRET_WARNING)

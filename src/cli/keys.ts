@@ -1,6 +1,7 @@
 // `aloft keys create|list|revoke`: operator commands on the Redis account store named by
 // REDIS_URL. Also holds the plumbing `aloft accounts` shares (store from the environment, output).
 import { parseArgs } from 'node:util'
+import { rfc3339 } from '../contract/index.js'
 import {
   type AccountStore, createStore, DEFAULT_LIMITS, DEFAULT_REDIS_PREFIX, type KeyRecord,
   StoreUnavailableError, UnknownAccountError
@@ -57,7 +58,7 @@ export async function run (args: string[], io: CliIo = processIo): Promise<numbe
         const revoked = key === null ? null : await store.revokeKey(key.account_id, keyId)
         if (revoked === null) return notFound(io, `no key ${keyId}`)
         if (opts.json === true) io.out(JSON.stringify(revoked))
-        else io.out(`revoked ${revoked.id} (account ${revoked.account_id}) at ${isoTime(revoked.revoked_at ?? 0)}`)
+        else io.out(`revoked ${revoked.id} (account ${revoked.account_id}) at ${storeTime(revoked.revoked_at ?? 0)}`)
         return 0
       }
       throw new UsageError(sub === undefined ? 'missing subcommand' : `unknown subcommand '${sub}'`)
@@ -138,12 +139,13 @@ export function printCreatedKey (io: CliIo, record: KeyRecord, secret: string): 
 }
 
 function keyLine (key: KeyRecord): string {
-  const state = key.revoked_at === null ? 'live' : `revoked ${isoTime(key.revoked_at)}`
-  return `${key.id}  ${key.prefix}  ${JSON.stringify(key.name)}  created ${isoTime(key.created_at)}  ${state}`
+  const state = key.revoked_at === null ? 'live' : `revoked ${storeTime(key.revoked_at)}`
+  return `${key.id}  ${key.prefix}  ${JSON.stringify(key.name)}  created ${storeTime(key.created_at)}  ${state}`
 }
 
-export function isoTime (epochSeconds: number): string {
-  return new Date(epochSeconds * 1000).toISOString().replace('.000Z', 'Z')
+/** An account store's time (epoch seconds) as RFC 3339. */
+export function storeTime (epochSeconds: number): string {
+  return rfc3339(epochSeconds * 1000)
 }
 
 /** host:port only: the URL may carry a password. */

@@ -22,3 +22,4 @@ export {
   type SamplesResponse, type SampleUnit
 } from './samples.js'
 export { daysInMonth } from './calendar.js'
+export { rfc3339, rfc3339Kept } from './rfc3339.js'

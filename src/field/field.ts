@@ -4,7 +4,8 @@
 import { Counter, Gauge, type Registry } from 'prom-client'
 import type { Column } from '../atmosphere/index.js'
 import {
-  SourceError, beforeDeadline, type CheckState, type FetchUnit, type FetchedUnit, type Resolution, type Source
+  SourceError, beforeDeadline, type CheckState, type FetchUnit, type FetchedUnit, type Resolution, type ResolveRequest,
+  type Source
 } from '../source/index.js'
 import { MAX_POINTS } from '../grib/index.js'
 import { ColumnMemo } from './column-memo.js'
@@ -81,7 +82,7 @@ export class Field {
   readonly cache: UnitCache<DecodedUnit>
   readonly pool: WorkerPool
   readonly #source: Source
-  /** Decoded entries per source unit key, so the source knows what is cached. */
+  /** Decoded entries per source unit key: what isCached answers from. */
   readonly #unitsCached = new Map<string, number>()
   /** The decoded-cache lookup counter's two series, labelled once (prom-client hashes the labels of every inc). */
   readonly #hits: { inc: () => void }
@@ -92,7 +93,6 @@ export class Field {
     this.#source = options.source
     this.pool = options.pool
     this.cache = new UnitCache<DecodedUnit>(options.cacheBytes, (_key, unit) => this.#count(unit.unitKey, -1))
-    options.source.setIsCached((unitKey) => (this.#unitsCached.get(unitKey) ?? 0) > 0)
     const registers = [options.registry]
     const lookups = new Counter({
       name: 'aloft_decoded_cache_requests_total',
@@ -124,6 +124,18 @@ export class Field {
     if (n > 0) this.#unitsCached.set(unitKey, n)
     else this.#unitsCached.delete(unitKey)
   }
+
+  /** Whether a source unit is cached, decoded here or raw on the source's disk: no fetch would be charged for it. */
+  isCached (unitKey: string): boolean {
+    return (this.#unitsCached.get(unitKey) ?? 0) > 0 || this.#source.onDisk(unitKey)
+  }
+
+  /** The source's resolution of `request` (docs/DESIGN.md §3), preferring what isCached holds. */
+  async resolve (request: ResolveRequest): Promise<Resolution> {
+    return await this.#source.resolve(request, this.#isCached)
+  }
+
+  readonly #isCached = (unitKey: string): boolean => this.isCached(unitKey)
 
   /**
    * The decoded unit answering `resolution`: cached, joined to a load under way, or fetched

@@ -21,6 +21,12 @@ export class PoolBusyError extends Error {
   }
 }
 
+/**
+ * The named tasks of the worker module; workers/tasks.ts exports one function under each name
+ * (it fails to compile otherwise), so a name here cannot drift from it.
+ */
+export type TaskName = 'decode' | 'ping' | 'interpolate' | 'samples' | 'samplesJsonColumn'
+
 export interface PoolOptions {
   threads?: number
   /** Tasks waiting beyond this are refused (the caller answers 503). */
@@ -30,7 +36,7 @@ export interface PoolOptions {
 export interface WorkerPool {
   decode: (task: DecodeTask) => Promise<DecodeResult>
   /** Runs the named task of the worker module (its result type is the task's). */
-  run: <R>(name: string, task: unknown) => Promise<R>
+  run: <R>(name: TaskName, task: unknown) => Promise<R>
   utilization: () => number
   queueSize: () => number
   threads: () => number
@@ -41,7 +47,7 @@ export function createPool (options: PoolOptions = {}): WorkerPool {
   const threads = options.threads ?? Math.max(1, availableParallelism())
   const maxQueue = options.maxQueue ?? 256
   const piscina = new Piscina({ ...WORKER, minThreads: threads, maxThreads: threads, maxQueue, idleTimeout: 60_000 })
-  const run = async <R>(name: string, task: unknown): Promise<R> => {
+  const run = async <R>(name: TaskName, task: unknown): Promise<R> => {
     // refused here, from the pool's own count, before piscina would refuse it with an Error told
     // apart only by its message (a task is queued only when every thread is busy)
     if (piscina.queueSize >= maxQueue) throw new PoolBusyError(piscina.queueSize)

@@ -3,8 +3,8 @@
 // shared tile) → response with provenance.
 import { gridPointIndex } from '../grib/index.js'
 import { PROVENANCE_DEFAULTS, computeProfile, type ProfileResult } from '../atmosphere/index.js'
-import type { AtmosphereRequest, AtmosphereResponse } from '../contract/index.js'
-import { isoTime, type Source } from '../source/index.js'
+import { type AtmosphereRequest, type AtmosphereResponse, rfc3339Kept } from '../contract/index.js'
+import { type Source } from '../source/index.js'
 import { UnusableUnitError, type Field } from '../field/index.js'
 import { interpolateInWorker } from './task.js'
 import { ResponseCache } from './response-cache.js'
@@ -84,7 +84,7 @@ export class ProfileService {
     const { source, field } = this.#options
     const time = new Date(request.time)
     const deadline = source.deadline()
-    const resolution = await source.resolve({
+    const resolution = await field.resolve({
       latitude: request.latitude,
       longitude: request.longitude,
       time,
@@ -117,8 +117,8 @@ export class ProfileService {
     const response: AtmosphereResponse = {
       latitude: request.latitude,
       longitude: request.longitude,
-      requested_time: isoTime(time.getTime()),
-      valid_time: isoTime(validTime),
+      requested_time: rfc3339Kept(time.getTime()),
+      valid_time: rfc3339Kept(validTime),
       altitude_reference: request.altitude_reference,
       ground_elevation_m_msl: result.ground_elevation_m_msl,
       model_ground_elevation_m_msl: result.model_ground_elevation_m_msl,
@@ -127,10 +127,10 @@ export class ProfileService {
       coverage: result.coverage,
       levels: result.levels,
       provenance: {
-        model_run_at: isoTime(unit.run.getTime()),
+        model_run_at: rfc3339Kept(unit.run.getTime()),
         forecast_hour: unit.step,
         quality: unit.step === 0 ? 'analysis' : 'forecast',
-        retrieved_at: isoTime(unit.retrievedAt.getTime()),
+        retrieved_at: rfc3339Kept(unit.retrievedAt.getTime()),
         sampled_latitude: point.latitude,
         sampled_longitude: point.longitude,
         source_sha256: unit.sha256,

@@ -1,9 +1,9 @@
 // An engine call's result over its plan's arrays, with the response's `units` — each (run, step)
 // named, with the source pieces read for it — described when first read (a flight's many small
 // calls mostly never read them).
-import type { SampleUnit } from '../contract/index.js'
+import { type SampleUnit, rfc3339Kept } from '../contract/index.js'
 import { VAR, type DecodedUnit } from '../field/index.js'
-import { isoTime, validTime } from '../source/index.js'
+import { validTime } from '../source/index.js'
 import type { Plan } from './plan.js'
 import type { SampleOptions } from './points.js'
 import type { SamplesResult } from './result.js'
@@ -42,13 +42,13 @@ function describeUnits (plan: Plan, pieces: ReadonlyArray<DecodedUnit | null>): 
       if (piece.runStep === k && unit !== null && !read.has(unit.unitKey)) read.set(unit.unitKey, unit)
     })
     const sources = [...read.values()].map((u) => ({
-      unit_key: u.unitKey, source_sha256: u.sha256, retrieved_at: isoTime(u.retrievedAt.getTime())
+      unit_key: u.unitKey, source_sha256: u.sha256, retrieved_at: rfc3339Kept(u.retrievedAt.getTime())
     }))
     const first = read.values().next().value
     return {
-      model_run_at: isoTime(rs.run),
+      model_run_at: rfc3339Kept(rs.run),
       forecast_hour: rs.step,
-      valid_time: isoTime(validTime(rs)),
+      valid_time: rfc3339Kept(validTime(rs)),
       source_sha256: sources.length === 1 ? sources[0].source_sha256 : null,
       retrieved_at: sources.length === 1 ? sources[0].retrieved_at : null,
       specific_humidity_source: first === undefined ? null

@@ -1,7 +1,8 @@
 // What a planned request may cost, checked before any fetch: the distinct source units against
 // the per-request limit, and those not yet cached against the account's remaining allowance.
 import type { AccountStore } from '../accounts/index.js'
-import { SourceError, type Source } from '../source/index.js'
+import type { Field } from '../field/index.js'
+import { SourceError } from '../source/index.js'
 
 /** More distinct source units than a request may use: the contract's 400. */
 export class TooManyUnitsError extends Error {
@@ -12,7 +13,7 @@ export class TooManyUnitsError extends Error {
 }
 
 export interface CostLimits {
-  source: Pick<Source, 'isCached'>
+  field: Pick<Field, 'isCached'>
   store: Pick<AccountStore, 'allowance'>
   maxUnits: number
 }
@@ -23,7 +24,7 @@ export interface CostLimits {
  */
 export async function checkCost (unitKeys: readonly string[], limits: CostLimits, accountId: string): Promise<void> {
   if (unitKeys.length > limits.maxUnits) throw new TooManyUnitsError(unitKeys.length, limits.maxUnits)
-  const uncached = unitKeys.filter((k) => !limits.source.isCached(k)).length
+  const uncached = unitKeys.filter((k) => !limits.field.isCached(k)).length
   if (uncached === 0) return
   const allowance = await limits.store.allowance(accountId)
   if (uncached > allowance.remaining) {

@@ -3,7 +3,7 @@
 // (t − v0)/(v1 − v0) on v1; an instant equal to a valid time is that unit alone (newest run, weight
 // 0); else the nearest rule. `nearest`: the nearest valid time within the offset (a tie goes to the
 // later one), newest run for it — the profile route's rule (§3).
-import { validTime, type HeldRunStep } from '../source/index.js'
+import { nearestValidIndex, upperBound, validTime, type HeldRunStep } from '../source/index.js'
 
 export interface TimeChoice {
   before: HeldRunStep
@@ -27,18 +27,6 @@ export interface ChoiceSlot {
   after: number
   /** Weight of `after`, in [0, 1). */
   weight: number
-}
-
-/** First index of a sorted array whose value is greater than x. */
-function upperBound (a: readonly number[], x: number): number {
-  let lo = 0
-  let hi = a.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (a[mid] <= x) lo = mid + 1
-    else hi = mid
-  }
-  return lo
 }
 
 /** The catalog's entries around a request's instants, indexed for the two rules. */
@@ -96,12 +84,8 @@ export class TimeIndex {
 
   /** The `nearest` rule into `out`; false when no valid time lies within the offset. */
   nearestInto (t: number, out: ChoiceSlot): boolean {
-    const k = upperBound(this.#valid, t)
-    // candidates: the last valid time ≤ t and the first > t; a tie goes to the later one
-    let best = -1
-    if (k > 0) best = k - 1
-    if (k < this.#valid.length && (best < 0 || this.#valid[k] - t <= t - this.#valid[best])) best = k
-    if (best < 0 || Math.abs(this.#valid[best] - t) > this.maxOffsetMs) return false
+    const best = nearestValidIndex(this.#valid, t, this.maxOffsetMs)
+    if (best < 0) return false
     out.before = out.after = this.#newest[best]
     out.weight = 0
     return true

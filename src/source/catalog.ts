@@ -1,7 +1,9 @@
 // Which (run, step) pairs a source holds, and the nearest-model-time rule of docs/DESIGN.md §3.
 // Discovery (listings) is free for accounts; it is cached per day and refreshed after `refreshMs`.
 import { SourceError } from './errors.js'
-import { HOUR_MS, dayText, isoTime, validTime, type RunStep } from './gfs.js'
+import { HOUR_MS, dayText, validTime, type RunStep } from './gfs.js'
+import { nearestValidIndex, upperBound } from './nearest-time.js'
+import { rfc3339 } from '../contract/index.js'
 
 /** How a catalog learns what a source holds; implemented by each adapter. */
 export interface Discovery {
@@ -11,8 +13,8 @@ export interface Discovery {
   listDay (day: string): Promise<RunStep[]>
 }
 
-/** A chosen valid time and the runs that have it, newest run (shortest step) first. */
-export interface TimeChoice {
+/** The valid time the nearest-time rule chose, and the runs that have it, newest run (shortest step) first. */
+export interface RunsAtTime {
   validTime: number
   candidates: RunStep[]
 }
@@ -21,30 +23,22 @@ export interface TimeChoice {
  * docs/DESIGN.md §3: the valid time nearest `time`, ties to the later one, within `maxOffsetMs`
  * inclusive; else outside_source_coverage naming the nearest valid times on each side.
  */
-export function chooseTime (entries: readonly RunStep[], time: number, maxOffsetMs: number): TimeChoice {
-  let best = NaN
-  let before = -Infinity
-  let after = Infinity
-  for (const e of entries) {
-    const v = validTime(e)
-    const d = Math.abs(v - time)
-    const bd = Math.abs(best - time)
-    if (Number.isNaN(best) || d < bd || (d === bd && v > best)) best = v
-    if (v <= time && v > before) before = v
-    if (v >= time && v < after) after = v
-  }
-  if (Number.isNaN(best) || Math.abs(best - time) > maxOffsetMs) {
-    const nearest = [before, after].filter(Number.isFinite).map(isoTime)
+export function chooseTime (entries: readonly RunStep[], time: number, maxOffsetMs: number): RunsAtTime {
+  const valid = [...new Set(entries.map(validTime))].sort((a, b) => a - b)
+  const best = nearestValidIndex(valid, time, maxOffsetMs)
+  if (best < 0) {
+    const k = upperBound(valid, time)
+    const nearest = [valid[k - 1], valid[k]].filter((v) => v !== undefined).map((v) => rfc3339(v))
     const hours = maxOffsetMs / HOUR_MS
     throw new SourceError('outside_source_coverage', {
       detail: nearest.length === 0
-        ? `the source holds no model time within ${hours} h of ${isoTime(time)}`
-        : `no model time within ${hours} h of ${isoTime(time)}; nearest available: ${[...new Set(nearest)].join(', ')}`,
-      nearestTimes: [...new Set(nearest)]
+        ? `the source holds no model time within ${hours} h of ${rfc3339(time)}`
+        : `no model time within ${hours} h of ${rfc3339(time)}; nearest available: ${nearest.join(', ')}`,
+      nearestTimes: nearest
     })
   }
-  const candidates = entries.filter((e) => validTime(e) === best).sort((a, b) => b.run - a.run)
-  return { validTime: best, candidates }
+  const candidates = entries.filter((e) => validTime(e) === valid[best]).sort((a, b) => b.run - a.run)
+  return { validTime: valid[best], candidates }
 }
 
 export interface CatalogOptions {

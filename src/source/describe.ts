@@ -3,9 +3,10 @@
 import { normalizeLongitude, type LatLonGrid } from '../grib/index.js'
 import type { Adapter } from './adapters/index.js'
 import type { Catalog } from './catalog.js'
-import { isoTime, validTime } from './gfs.js'
+import { validTime } from './gfs.js'
 import type { SourceDescription, SourceLogger } from './resolution.js'
 import { runsOf } from './runs.js'
+import { rfc3339 } from '../contract/index.js'
 
 /**
  * Days whose runs a description lists: a mirror (cheap to list, often sparse, like the demo's) a
@@ -36,8 +37,8 @@ export async function describeSource (o: DescribeParts): Promise<SourceDescripti
       levelsPa: o.adapter.levels() ?? o.levelsSeen,
       status: 'ok',
       statusText: entries.length === 0 ? 'the source holds no GFS files' : `${kind} source available`,
-      firstValidTime: times.length === 0 ? null : isoTime(Math.min(...times)),
-      lastValidTime: times.length === 0 ? null : isoTime(Math.max(...times)),
+      firstValidTime: times.length === 0 ? null : rfc3339(Math.min(...times)),
+      lastValidTime: times.length === 0 ? null : rfc3339(Math.max(...times)),
       runs: runsOf(recent.entries),
       runsComplete: recent.complete,
       coverage: coverageOf(grid),

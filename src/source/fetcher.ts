@@ -18,13 +18,14 @@ import type { GribField } from '../grib/index.js'
 import type { Adapter, FetchUnit, Origin } from './adapters/index.js'
 import { DiskCache, sha256Hex } from './disk-cache.js'
 import { SourceError, UpstreamFailure, type FailureKind } from './errors.js'
-import { isoTime } from './gfs.js'
+
 import type { Errand } from './http.js'
 import { LOCAL_LOCKS, type UnitLocks } from './unit-locks.js'
 import { verifyUnit } from './unit.js'
 import { beforeDeadline, pastDeadline } from './deadline.js'
 import { FetchSlots } from './fetch-slots.js'
 import type { SourceMetrics } from './source-metrics.js'
+import { rfc3339 } from '../contract/index.js'
 
 /** One unit's bytes as they arrived, checked, with what provenance needs. */
 export interface FetchedUnit {
@@ -211,12 +212,12 @@ export class Fetcher {
         if (err.kind === 'missing') throw err
         if (err.kind === 'unusable') {
           throw new SourceError('unusable_source_column',
-            { detail: `run ${isoTime(unit.run)} step ${unit.step} h: ${err.detail}` })
+            { detail: `run ${rfc3339(unit.run)} step ${unit.step} h: ${err.detail}` })
         }
         const backoff = this.backoffMs * 2 ** attempt
         if (attempt >= this.retries || Date.now() + backoff >= deadline) {
           throw new SourceError('source_busy', {
-            detail: `upstream failed ${attempt + 1} time(s) for run ${isoTime(unit.run)} step ${unit.step} h ` +
+            detail: `upstream failed ${attempt + 1} time(s) for run ${rfc3339(unit.run)} step ${unit.step} h ` +
               `(last: ${kindText(err.kind)})`,
             retryAfterSeconds: err.retryAfterSeconds ?? this.busyRetryAfter
           })

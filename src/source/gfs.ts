@@ -147,6 +147,7 @@ export function filterQuery (rs: RunStep, tile: Tile): string {
 
 /** Unit keys double as cache paths: only [A-Za-z0-9._/-]. */
 /** Unit keys formatted so far, by run + step (a run is a whole number of hours in ms, a step < 1000 h). */
+const UNIT_KEY_MEMO_LIMIT = 4096
 const unitKeyMemo = new Map<number, string>()
 
 export function fileUnitKey (rs: RunStep): string {
@@ -154,7 +155,7 @@ export function fileUnitKey (rs: RunStep): string {
   let key = unitKeyMemo.get(id)
   if (key === undefined) {
     key = `gfs/${runText(rs.run)}/f${pad(rs.step, 3)}`
-    if (unitKeyMemo.size >= ISO_MEMO_LIMIT) unitKeyMemo.clear()
+    if (unitKeyMemo.size >= UNIT_KEY_MEMO_LIMIT) unitKeyMemo.clear()
     unitKeyMemo.set(id, key)
   }
   return key
@@ -162,20 +163,4 @@ export function fileUnitKey (rs: RunStep): string {
 
 export function tileUnitKey (rs: RunStep, tile: Tile): string {
   return `${fileUnitKey(rs)}/tile${tile.size}/${tile.tj}_${tile.ti}`
-}
-
-// Every cached profile formats a few instants that repeat (runs, valid times, the times callers
-// ask for): remembered, up to a bound, rather than formatted each time.
-const ISO_MEMO_LIMIT = 4096
-const isoMemo = new Map<number, string>()
-
-/** RFC 3339 UTC, without milliseconds when they are zero: 2020-08-04T18:00:00Z. */
-export function isoTime (ms: number): string {
-  let text = isoMemo.get(ms)
-  if (text === undefined) {
-    text = new Date(ms).toISOString().replace('.000Z', 'Z')
-    if (isoMemo.size >= ISO_MEMO_LIMIT) isoMemo.clear()
-    isoMemo.set(ms, text)
-  }
-  return text
 }

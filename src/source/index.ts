@@ -3,8 +3,9 @@
 //
 //   const source = createSource({ setting: config.source, cacheDir: config.cacheDir,
 //     maxTimeOffsetHours: config.maxTimeOffsetHours, registry, store, logger,
-//     redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, isCached: (key) => decoded.has(key) })
-//   const r = await source.resolve({ latitude, longitude, time, quality, accountId })  // 404/429 before any fetch
+//     redisUrl: config.redisUrl, redisPrefix: config.redisPrefix })
+//   const r = await source.resolve({ latitude, longitude, time, quality, accountId },  // 404/429 before any fetch
+//     (key) => decoded.has(key) || source.onDisk(key))
 //   if (!decoded.has(r.unitKey)) {
 //     const unit = await source.fetch(r, { accountId })  // may be another unit if upstream lost r's data
 //     // unit.bytes, unit.fields (scanned), unit.sha256, unit.retrievedAt, unit.unitKey, unit.run, unit.step
@@ -41,9 +42,10 @@ export type {
 export { hourRanges, rangeHours, runsOf, validTimesOf, type HourRange, type RunHours } from './runs.js'
 export type { FetchedUnit } from './fetcher.js'
 export type { FetchUnit, HeldRunStep, Origin } from './adapters/index.js'
-export { chooseTime } from './catalog.js'
+export { chooseTime, type RunsAtTime } from './catalog.js'
+export { nearestValidIndex, upperBound } from './nearest-time.js'
 export { HOUR_MS, validTime, type RunStep } from './gfs.js'
-export { bucketKey, filterQuery, fileUnitKey, isoTime, tileOf, tileUnitKey, GLOBAL_0P25 } from './gfs.js'
+export { bucketKey, filterQuery, fileUnitKey, tileOf, tileUnitKey, GLOBAL_0P25 } from './gfs.js'
 
 export interface SourceOptions {
   setting: SourceSetting
@@ -53,8 +55,6 @@ export interface SourceOptions {
   logger: SourceLogger
   /** docs/DESIGN.md §3: how far (inclusive) the nearest model time may lie; default 3 h. */
   maxTimeOffsetHours?: number
-  /** Whether the caller's decoded-unit cache holds a unit (also settable later: setIsCached). */
-  isCached?: (unitKey: string) => boolean
   /** Cluster the upstream limiter through this Redis (REDIS_URL). */
   redisUrl?: string
   /** Prefix of the limiter's Redis keys (ALOFT_REDIS_PREFIX); default `aloft:`. */
@@ -139,7 +139,6 @@ export function createSource (options: SourceOptions): Source {
     logger: options.logger,
     throttle,
     maxTimeOffsetHours: options.maxTimeOffsetHours ?? 3,
-    isCached: options.isCached,
     fetcher: { deadlineMs: options.fetchDeadlineMs, ...options.fetch },
     catalog: options.catalog
   })

@@ -4,12 +4,13 @@
 import type { AccountStore } from '../accounts/index.js'
 import { gridPointIndex, normalizeLongitude, type LatLonGrid } from '../grib/index.js'
 import type { Adapter } from './adapters/index.js'
-import { type Catalog, chooseTime } from './catalog.js'
+import { type Catalog, type RunsAtTime, chooseTime } from './catalog.js'
 import type { DiskCache } from './disk-cache.js'
 import { discover } from './discover.js'
 import { SourceError } from './errors.js'
-import { HOUR_MS, isoTime, type RunStep } from './gfs.js'
+import { HOUR_MS, type RunStep } from './gfs.js'
 import type { Resolution, ResolveRequest, SourceLogger } from './resolution.js'
+import { rfc3339 } from '../contract/index.js'
 
 /** Instants whose time choice is kept (a bound on memory, not a cache size that matters). */
 const TIME_CHOICES = 4096
@@ -22,14 +23,12 @@ export interface ResolverParts {
   disk: DiskCache
   store: AccountStore
   logger: SourceLogger
-  /** Whether a unit is cached (decoded, or raw on disk): no attempt would be charged for it. */
-  isCached: (unitKey: string) => boolean
   maxOffsetMs: number
   maxStepHours: number
 }
 
 export class Resolver {
-  readonly #timeChoices = new Map<number, { choice: ReturnType<typeof chooseTime>, generation: number,
+  readonly #timeChoices = new Map<number, { choice: RunsAtTime, generation: number,
     until: number }>()
   /** The grid, once known: an adapter's grid never changes once it has been read. */
   #knownGrid: LatLonGrid | undefined
@@ -46,9 +45,10 @@ export class Resolver {
    * Choose (run, step) and grid point for a request (docs/DESIGN.md §3), before any fetch:
    * outside_source_coverage (404) when the point rounds off the grid or no valid time lies
    * within the offset; daily_allowance_exhausted (429) when a fetch is needed, the allowance is
-   * spent and no cached run has the chosen valid time.
+   * spent and no cached run has the chosen valid time. `isCached` says whether a unit is cached
+   * (decoded by the caller, or raw on disk): no attempt would be charged for it.
    */
-  async resolve (request: ResolveRequest): Promise<Resolution> {
+  async resolve (request: ResolveRequest, isCached: (unitKey: string) => boolean): Promise<Resolution> {
     const { latitude, longitude, time } = request
     if (!this.o.disk.isReady) await this.o.disk.ready()
     if (!Number.isFinite(latitude) || latitude < -90 || latitude > 90 || !Number.isFinite(longitude) ||
@@ -68,10 +68,10 @@ export class Resolver {
     // cache (the catalog may not have listed its day): a cached unit in either upstream counts
     const listed = new Set(choice.candidates.map((c) => c.run))
     const units = choice.candidates.map((c) => this.o.adapter.unitFor(c, gp))
-    const cached = units.map((u) => this.o.isCached(u.key))
+    const cached = units.map((u) => isCached(u.key))
     for (let k = 0; k < units.length; k++) {
       const alt = units[k].alternate
-      if (!cached[k] && alt !== undefined && this.o.isCached(alt.key)) { units[k] = alt; cached[k] = true }
+      if (!cached[k] && alt !== undefined && isCached(alt.key)) { units[k] = alt; cached[k] = true }
     }
     // When the newest listed run is cached, only an unlisted run newer than it could change the
     // answer: the scan stops there (the hot path of cached profiles), else it looks at them all.
@@ -87,8 +87,8 @@ export class Resolver {
     }
     for (const rs of older) {
       const u = this.o.adapter.unitFor(rs, gp)
-      const hit = this.o.isCached(u.key) ? u : u.alternate !== undefined &&
-        this.o.isCached(u.alternate.key) ? u.alternate : null
+      const hit = isCached(u.key) ? u : u.alternate !== undefined &&
+        isCached(u.alternate.key) ? u.alternate : null
       if (hit !== null) { units.push(hit); cached.push(true) }
     }
     // newest run first across listed and cached-only runs
@@ -118,14 +118,14 @@ export class Resolver {
     if (firstCached > 0) return pick(firstCached, { reason: 'allowance_exhausted', newestRun: new Date(newest.run) })
     throw new SourceError('daily_allowance_exhausted', {
       detail: `the account's ${allowance.limit} upstream attempts for today are used and no cached run has ` +
-        `${isoTime(choice.validTime)}`,
+        `${rfc3339(choice.validTime)}`,
       retryAfterSeconds: allowance.reset_after_seconds,
       accountId: request.accountId
     })
   }
 
   /** The kept choice for an instant while it holds (see timeChoice), at once; else undefined. */
-  #keptTimeChoice (t: number): ReturnType<typeof chooseTime> | undefined {
+  #keptTimeChoice (t: number): RunsAtTime | undefined {
     const kept = this.#timeChoices.get(t)
     return kept !== undefined && kept.generation === this.o.catalog.generation && kept.until > Date.now()
       ? kept.choice
@@ -138,7 +138,7 @@ export class Resolver {
    * walk is the costliest part of resolving a cached profile. Refusals are not kept. Asked only
    * when keptTimeChoice has none.
    */
-  async #timeChoice (t: number): Promise<ReturnType<typeof chooseTime>> {
+  async #timeChoice (t: number): Promise<RunsAtTime> {
     const now = Date.now()
     const entries = await discover(this.o.logger, async () => await this.o.catalog.around(t, this.o.maxOffsetMs))
     const generation = this.o.catalog.generation // after the listing: a listing that changed it is included

@@ -1,7 +1,8 @@
 // The runs a source holds, compactly: each run with its forecast hours as arithmetic ranges, so
 // NOAA's 209 steps a run (hourly to 120 h, then 3-hourly to 384 h) are two ranges, and a sparse
 // mirror's runs a few numbers each. Capabilities publish these; the demo prints the valid times.
-import { isoTime, validTime, type RunStep } from './gfs.js'
+import { validTime, type RunStep } from './gfs.js'
+import { rfc3339 } from '../contract/index.js'
 
 /** Forecast hours first, first + every, …, last. */
 export interface HourRange { first: number, last: number, every: number }
@@ -44,7 +45,7 @@ export function runsOf (entries: readonly RunStep[]): RunHours[] {
   const byRun = new Map<number, number[]>()
   for (const e of entries) byRun.set(e.run, [...(byRun.get(e.run) ?? []), e.step])
   return [...byRun].sort((a, b) => b[0] - a[0]).map(([run, steps]) => ({
-    run: isoTime(run), forecast_hours: hourRanges(steps)
+    run: rfc3339(run), forecast_hours: hourRanges(steps)
   }))
 }
 
@@ -55,5 +56,5 @@ export function validTimesOf (runs: readonly RunHours[]): string[] {
     const run = Date.parse(r.run)
     for (const range of r.forecast_hours) for (const h of rangeHours(range)) times.add(validTime({ run, step: h }))
   }
-  return [...times].sort((a, b) => a - b).map(isoTime)
+  return [...times].sort((a, b) => a - b).map(rfc3339)
 }

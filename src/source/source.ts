@@ -9,7 +9,7 @@ import { DiskCache } from './disk-cache.js'
 import { SourceError, UpstreamFailure } from './errors.js'
 import { Fetcher, type FetchedUnit, type FetcherOptions } from './fetcher.js'
 import { sourceMetrics } from './source-metrics.js'
-import { HOUR_MS, isoTime, type RunStep } from './gfs.js'
+import { HOUR_MS, type RunStep } from './gfs.js'
 import type { Throttle } from './throttle.js'
 import { columnLevels } from './unit.js'
 import { ListingCheck, type CheckState } from './listing-check.js'
@@ -18,6 +18,7 @@ import { discover } from './discover.js'
 import { describeSource } from './describe.js'
 import { Resolver } from './resolve.js'
 import type { Resolution, ResolveRequest, SourceDescription, SourceLogger } from './resolution.js'
+import { rfc3339 } from '../contract/index.js'
 
 export type { CheckState }
 
@@ -29,7 +30,6 @@ export interface SourceInternals {
   logger: SourceLogger
   throttle: Throttle
   maxTimeOffsetHours: number
-  isCached?: (unitKey: string) => boolean
   fetcher?: FetcherOptions
   catalog?: { refreshMs?: number, missingMs?: number, maxStepHours?: number }
   /** Bound on the raw disk cache (bytes); default unbounded. */
@@ -50,7 +50,6 @@ export class Source {
   private readonly throttle: Throttle
   private readonly maxOffsetMs: number
   private readonly maxStepHours: number
-  private isCachedByCaller: (unitKey: string) => boolean
   private levelsSeen: number[] | null = null
   private readonly resolver: Resolver
   private readonly closeLocks: () => Promise<void>
@@ -63,13 +62,12 @@ export class Source {
     this.throttle = o.throttle
     this.maxOffsetMs = o.maxTimeOffsetHours * HOUR_MS
     this.maxStepHours = o.catalog?.maxStepHours ?? 384
-    this.isCachedByCaller = o.isCached ?? (() => false)
     this.disk = new DiskCache(o.cacheDir, o.cacheMaxBytes)
     // indexed in the background from the start; resolve waits for it
     this.disk.ready().catch((err) => this.logger.error(`raw cache index failed: ${(err as Error).message}`))
     this.catalog = new Catalog(this.adapter, o.catalog)
     this.resolver = new Resolver({ adapter: o.adapter, catalog: this.catalog, disk: this.disk, store: o.store,
-      logger: o.logger, isCached: (key) => this.isCached(key), maxOffsetMs: this.maxOffsetMs,
+      logger: o.logger, maxOffsetMs: this.maxOffsetMs,
       maxStepHours: this.maxStepHours })
     this.fetcher = new Fetcher(this.adapter, o.store, this.disk, sourceMetrics(o.registry), o.fetcher, o.locks)
     this.closeLocks = o.closeLocks ?? (async () => {})
@@ -92,11 +90,6 @@ export class Source {
 
   get kind (): Adapter['kind'] { return this.adapter.kind }
 
-  /** Tell the source which unit keys the caller's decoded cache holds. */
-  setIsCached (isCached: (unitKey: string) => boolean): void {
-    this.isCachedByCaller = isCached
-  }
-
   /**
    * Changes whenever a resolution could come out differently: the catalog's listings or misses,
    * or the units held on disk. (The sum of two counters that only grow.)
@@ -105,9 +98,9 @@ export class Source {
     return this.catalog.generation + this.disk.generation
   }
 
-  /** Cached in the caller's decoded cache or in our raw disk cache. */
-  isCached (unitKey: string): boolean {
-    return this.isCachedByCaller(unitKey) || this.disk.has(unitKey)
+  /** Whether the raw disk cache holds a unit (what the field has decoded, the field knows). */
+  onDisk (unitKey: string): boolean {
+    return this.disk.has(unitKey)
   }
 
   /** Units downloading and waiting (for tests and health). */
@@ -120,10 +113,10 @@ export class Source {
 
   /**
    * Choose (run, step) and grid point for a request (docs/DESIGN.md §3), before any fetch:
-   * resolve.ts.
+   * resolve.ts. A unit counts as cached when `isCached` says so (the field: decoded or on disk).
    */
-  async resolve (request: ResolveRequest): Promise<Resolution> {
-    return await this.resolver.resolve(request)
+  async resolve (request: ResolveRequest, isCached = (unitKey: string) => this.onDisk(unitKey)): Promise<Resolution> {
+    return await this.resolver.resolve(request, isCached)
   }
 
   /**
@@ -142,11 +135,11 @@ export class Source {
       } catch (err) {
         if (!(err instanceof UpstreamFailure && err.kind === 'missing')) throw err
         this.catalog.markMissing(current.unit)
-        this.logger.warn(`upstream lacks run ${isoTime(current.unit.run)} step ${current.unit.step} h ` +
+        this.logger.warn(`upstream lacks run ${rfc3339(current.unit.run)} step ${current.unit.step} h ` +
           `(${err.message}); resolving again`)
         if (round >= 2) {
           throw new SourceError('outside_source_coverage',
-            { detail: `the source no longer holds data near ${isoTime(resolution.request.time.getTime())}` })
+            { detail: `the source no longer holds data near ${rfc3339(resolution.request.time.getTime())}` })
         }
         current = await this.resolve({ ...resolution.request, accountId: options.accountId })
       }
@@ -163,9 +156,9 @@ export class Source {
     } catch (err) {
       if (!(err instanceof UpstreamFailure && err.kind === 'missing')) throw err
       this.catalog.markMissing(unit)
-      this.logger.warn(`upstream lacks run ${isoTime(unit.run)} step ${unit.step} h (${err.message})`)
+      this.logger.warn(`upstream lacks run ${rfc3339(unit.run)} step ${unit.step} h (${err.message})`)
       throw new SourceError('outside_source_coverage',
-        { detail: `the source no longer holds run ${isoTime(unit.run)} step ${unit.step} h` })
+        { detail: `the source no longer holds run ${rfc3339(unit.run)} step ${unit.step} h` })
     }
   }
 
@@ -223,7 +216,7 @@ export class Source {
       const retryable = (err instanceof UpstreamFailure && err.kind === 'missing') ||
         (err instanceof SourceError && err.code === 'source_busy')
       if (unit.alternate === undefined || !retryable) throw err
-      this.logger.warn(`${unit.origin} failed for run ${isoTime(unit.run)} step ${unit.step} h ` +
+      this.logger.warn(`${unit.origin} failed for run ${rfc3339(unit.run)} step ${unit.step} h ` +
         `(${(err as Error).message}); trying ${unit.alternate.origin}`)
       return await this.fetcher.fetch(unit.alternate, accountId, deadline)
     }

@@ -2,8 +2,9 @@
 // and the check every fetched unit passes before it is cached or handed on.
 import { GribError, scanMessages, type GribField, type IdxEntry } from '../grib/index.js'
 import { UpstreamFailure } from './errors.js'
-import { HUMIDITY_VARIABLES, PROFILE_VARIABLES, isoTime, type RunStep } from './gfs.js'
+import { HUMIDITY_VARIABLES, PROFILE_VARIABLES, type RunStep } from './gfs.js'
 import type { ByteRange } from './http.js'
+import { rfc3339 } from '../contract/index.js'
 
 const ISOBARIC = 100
 const SURFACE = 1
@@ -137,7 +138,7 @@ export function verifyUnit (bytes: Uint8Array, rs: RunStep): GribField[] {
     }
     throw err
   }
-  const reference = isoTime(rs.run)
+  const reference = rfc3339(rs.run)
   const levels = new Map<number, Set<string>>()
   let surface = false
   for (const f of fields) {

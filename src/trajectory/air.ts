@@ -63,14 +63,16 @@ export interface EngineAirOptions {
   units: UnitsRead
 }
 
+/** How a flight reads the air: the samples engine's options (answer.ts gives them to provenance). */
+export const AIR_SAMPLE_OPTIONS: SampleOptions = {
+  interpolation: 'linear',
+  altitudeReference: 'msl',
+  clamp: true,
+  fields: ['wind_u_ms', 'wind_v_ms', 'density_kg_m3']
+}
+
 export function engineAir (o: EngineAirOptions): Air {
-  const options: SampleOptions = {
-    interpolation: 'linear',
-    altitudeReference: 'msl',
-    clamp: true,
-    fields: ['wind_u_ms', 'wind_v_ms', 'density_kg_m3'],
-    ...(o.run !== undefined ? { run: o.run } : {})
-  }
+  const options: SampleOptions = { ...AIR_SAMPLE_OPTIONS, ...(o.run !== undefined ? { run: o.run } : {}) }
   const session = o.engine.session(options, o.accountId)
   // the batch never grows: its milliseconds and (model) grounds are allocated once, and the points
   // over them made again only when the batch's size changes

@@ -3,13 +3,14 @@
 // JSON.stringify writes it (RouteSpec.success.builtInOrder).
 import {
   type SampleUnit, TRAJECTORY_WARNINGS, type TrajectoryPoint, type TrajectoryRequest, type TrajectoryResponse,
-  type TrajectoryWarning
+  type TrajectoryWarning, rfc3339
 } from '../contract/index.js'
 import { samplesProvenance } from '../samples/index.js'
-import { landingSpread, type FlightParameters } from './ensemble.js'
+import { AIR_SAMPLE_OPTIONS } from './air.js'
+import { landingSpread, type FlightParameters, type Spread } from './ensemble.js'
 import { wrapLongitude } from './models.js'
 import type { Flight } from './solver.js'
-import type { Profile, Spread } from './request.js'
+import type { Profile } from './request.js'
 
 const SOLVER = 'rk4_fixed_60s_stage_ends_refined_linear'
 const DESCENT_MODELS = {
@@ -123,16 +124,15 @@ async function ensembleSummary (flights: Flight[], params: FlightParameters[], e
 /** Provenance in the schema's order, with the schema's fields (the answer is written by JSON.stringify). */
 function trajectoryProvenance (units: SampleUnit[], descentModel: string): TrajectoryResponse['provenance'] {
   const { model, dataset, attribution, licence_url: licenceUrl, source_url: sourceUrl, processing_version: version,
-    ...methods } = samplesProvenance({ interpolation: 'linear', altitudeReference: 'msl', clamp: true, fields: [] })
+    ...methods } = samplesProvenance(AIR_SAMPLE_OPTIONS)
   const { grid_spacing_degrees: _spacing, ...methodFields } = methods
   return { units, model, dataset, attribution, licence_url: licenceUrl, source_url: sourceUrl,
     processing_version: version, solver: SOLVER, descent_model: descentModel, ...methodFields }
 }
 
-/** UTC RFC 3339, with milliseconds only when the instant (to the nearest ms) is not a whole second. */
-export function instant (seconds: number): string {
-  const ms = Math.floor(seconds * 1000 + 0.5)
-  return new Date(ms).toISOString().replace('.000Z', 'Z')
+/** A flight's instant (epoch seconds) in RFC 3339, to the nearest millisecond. */
+function instant (seconds: number): string {
+  return rfc3339(Math.floor(seconds * 1000 + 0.5))
 }
 
 function points (flat: readonly number[]): TrajectoryPoint[] {

@@ -8,6 +8,7 @@ export interface FlightParameters {
   descentRate: number
 }
 
+/** The ensemble's spread, its defaults filled. */
 export interface Spread {
   members: number
   ascentRateSd: number

@@ -1,8 +1,8 @@
 // The launch, before anything flies: a pinned run must be one the source holds, and the launch
 // must lie inside the source's coverage; its model terrain is the default launch altitude.
-import type { TrajectoryRequest } from '../contract/index.js'
+import { type TrajectoryRequest, rfc3339 } from '../contract/index.js'
 import type { PlanSource } from '../samples/index.js'
-import { HOUR_MS, SourceError, isoTime } from '../source/index.js'
+import { HOUR_MS, SourceError } from '../source/index.js'
 import { AIR_OK, AIR_OUTSIDE, airBatch, type Air } from './air-batch.js'
 import { wrapLongitude } from './models.js'
 
@@ -13,9 +13,9 @@ export async function checkDataset (
   const hour = Math.floor(launchMs / HOUR_MS) * HOUR_MS
   const entries = await source.entriesNear([hour])
   if (entries.some((e) => e.run === run)) return
-  const runs = [...new Set(entries.map((e) => e.run))].sort((a, b) => b - a).map(isoTime)
+  const runs = [...new Set(entries.map((e) => e.run))].sort((a, b) => b - a).map(rfc3339)
   throw new SourceError('outside_source_coverage', {
-    detail: `dataset ${isoTime(run)}: the source holds no such model run with data near the launch time` +
+    detail: `dataset ${rfc3339(run)}: the source holds no such model run with data near the launch time` +
       (runs.length > 0 ? `; runs it holds there: ${runs.join(', ')}` : '') + '.'
   })
 }
@@ -35,7 +35,7 @@ export async function launchGround (
   const where = `(${req.launch_latitude}, ${req.launch_longitude}) at ${req.launch_datetime}`
   throw launch.status[0] === AIR_OUTSIDE
     ? new SourceError('outside_source_coverage', { detail: `The launch ${where} lies outside the source's ` +
-      'coverage' + (run !== undefined ? ` for dataset ${isoTime(run)}` : '') + '.' })
+      'coverage' + (run !== undefined ? ` for dataset ${rfc3339(run)}` : '') + '.' })
     : new SourceError('unusable_source_column', { detail: `The source's columns at the launch ${where} cannot ` +
       'be used.' })
 }

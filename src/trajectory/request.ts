@@ -1,6 +1,7 @@
 // A Tawhiri request checked beyond its schema: what its profile needs, its times parsed, its
 // ensemble spread with defaults. Errors name the field; the route puts them under body or query.
 import type { TrajectoryRequest, ValidationErrorItem } from '../contract/index.js'
+import type { Spread } from './ensemble.js'
 
 /** A request that is well-formed but does not describe a flight (400, `errors` naming the fields). */
 export class FlightInputError extends Error {
@@ -16,15 +17,6 @@ export function issue (field: string, msg: string, type: string, input?: unknown
 }
 
 export type Profile = NonNullable<TrajectoryRequest['profile']>
-
-/** The ensemble's spread, its defaults filled. */
-export interface Spread {
-  members: number
-  ascentRateSd: number
-  burstAltitudeSd: number
-  descentRateSd: number
-  seed: number
-}
 
 /** What a checked request says beyond its fields. */
 export interface CheckedFlight {

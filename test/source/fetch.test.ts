@@ -203,7 +203,7 @@ t.test('outcome table', async (t) => {
     t.match(e.detail, /not usable GRIB2/)
     t.equal((await h.store.allowance(h.account)).upstream_attempts, 1, 'not retried')
     cut()
-    t.notOk(h.source.isCached('gfs/2020080412/f000'), 'nothing cached')
+    t.notOk(h.source.onDisk('gfs/2020080412/f000'), 'nothing cached')
   })
 
   t.test('bounded queue: beyond it source_busy at once; other units still served', async (t) => {

@@ -66,7 +66,7 @@ t.test('a corrupt raw cache entry is dropped and fetched again', async (t) => {
   t.equal(again.fromCache, false)
   t.equal(again.sha256, first.sha256)
   t.equal((await h.store.allowance(h.account)).upstream_attempts, 2)
-  t.throws(() => h.source.isCached('../escape'), /not a safe cache path/)
+  t.throws(() => h.source.onDisk('../escape'), /not a safe cache path/)
 })
 
 t.test('the raw cache index: read from disk at start (without blocking), kept up to date by writes', async (t) => {

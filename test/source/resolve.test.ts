@@ -149,8 +149,8 @@ t.test('immediate vs best_available, and the cached-run fallback when the allowa
   )
 
   // the caller's decoded cache counts as cached too
-  source.setIsCached((key) => key === 'gfs/2020081512/f000')
-  const decoded = await source.resolve(req('best_available', '2020-08-15T12:00:00Z'))
+  const decoded = await source.resolve(req('best_available', '2020-08-15T12:00:00Z'),
+    (key) => key === 'gfs/2020081512/f000')
   t.equal(decoded.cached, true)
 })
 
@@ -187,13 +187,14 @@ t.test('catalog lists days newest first and stops at the ideal valid time', asyn
 t.test('a cached run the catalog did not list still serves immediate requests', async (t) => {
   const root = await buildSampleTree(t, { only: ['gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f006'] })
   const { source, account } = await harness(t, { setting: { kind: 'mirror', location: root } })
-  source.setIsCached((key) => key === 'gfs/2020080400/f018')
-  const r = await source.resolve({ ...P, time: at('2020-08-04T18:00:00Z'), quality: 'immediate', accountId: account })
+  const decoded = (key: string): boolean => key === 'gfs/2020080400/f018'
+  const r = await source.resolve({ ...P, time: at('2020-08-04T18:00:00Z'), quality: 'immediate', accountId: account },
+    decoded)
   t.equal(r.unitKey, 'gfs/2020080400/f018', 'a cached older run with the same valid time')
   t.equal(r.substitution?.reason, 'immediate_cached')
   t.equal(r.substitution?.newestRun.toISOString(), '2020-08-04T12:00:00.000Z')
   const best = await source.resolve({
     ...P, time: at('2020-08-04T18:00:00Z'), quality: 'best_available', accountId: account
-  })
+  }, decoded)
   t.equal(best.unitKey, 'gfs/2020080412/f006')
 })

@@ -7,14 +7,13 @@ import {
   ArrowSamplesWriter, pointsFromArrow, type ArrowQuery, pointsFromJson, samplesBodyBounds, type JsonPart,
   type PointsOrErrors, TooManyUnitsError, type SamplesEngine
 } from '../../samples/index.js'
-import { HttpProblem } from '../problem.js'
+import { HttpProblem, noDataPath } from '../problem.js'
 import { parseJsonBytes, readJsonBytes, readLimited } from '../body.js'
 import { BodyBuffers } from '../body-buffers.js'
 import { dataProblem } from '../data-problem.js'
 import { takeTokens } from '../rate.js'
 import type { AloftRequest, AppDeps, Handler, Handlers } from '../context.js'
 
-const NO_DATA_RETRY_AFTER_SECONDS = 3600
 /** Object members a samples body may have: its nine properties, with room for a few unknown ones to be named. */
 const MAX_SAMPLES_MEMBERS = 64
 
@@ -132,12 +131,7 @@ export function samplesHandlers (deps: AppDeps): Handlers {
   return {
     get_atmospheric_samples: (async ({ req, res, accountId }) => {
       const engine: SamplesEngine | undefined = deps.samples
-      if (engine === undefined) {
-        throw new HttpProblem('service_unavailable', {
-          detail: 'This instance has no data path: samples cannot be computed.',
-          headers: { 'Retry-After': NO_DATA_RETRY_AFTER_SECONDS }
-        })
-      }
+      if (engine === undefined) throw noDataPath('samples')
       const arrow = wantsArrow(req.headers.accept)
       const { points, options, release } = await readPoints(req, deps)
       let plan
