@@ -5,61 +5,96 @@ import { scaleLinear, scaleUtc } from 'd3-scale'
 import type { Capabilities, TrajectoryRequest, TrajectoryResponse } from './api.js'
 import { geojson, east } from '../../src/trajectory/formats.js'
 import { byId, htmlEl, svgEl, titled } from './svg.js'
-import { duration, fromLocalInput, latLon, num, utc } from './format.js'
+import { duration, latLon, num, utc } from './format.js'
+import { fromUtcInput } from './time.js'
+import type { Checked, FieldFor, Issue } from './field-errors.js'
 
 const field = (id: string): string => byId<HTMLInputElement>(id).value.trim()
 
-export function readFlightForm (caps: Capabilities | null): TrajectoryRequest | string {
-  const number = (id: string, what: string): number | string => {
+/** What the form asks, or what is wrong with it, field by field. */
+export function readFlightForm (caps: Capabilities | null): Checked<TrajectoryRequest> {
+  const issues: Issue[] = []
+  const number = (id: string, what: string): number => {
     const v = Number(field(id))
-    return field(id) === '' || !Number.isFinite(v) ? `Enter the ${what}.` : v
+    if (field(id) === '' || !Number.isFinite(v)) issues.push({ field: id, message: `Enter the ${what}.` })
+    return v
   }
-  const lat = number('f-lat', 'launch latitude')
-  const lon = number('f-lon', 'launch longitude')
-  const ascent = number('f-ascent', 'ascent rate')
-  for (const v of [lat, lon, ascent]) if (typeof v === 'string') return v
-  if (field('f-time') === '') return 'Choose a launch time.'
+  const time = (id: string): string => {
+    const t = fromUtcInput(field(id))
+    if ('error' in t) issues.push({ field: id, message: t.error })
+    return 'iso' in t ? t.iso : ''
+  }
   const profile = byId<HTMLSelectElement>('f-profile').value as NonNullable<TrajectoryRequest['profile']>
   const body: TrajectoryRequest = {
     profile,
-    launch_latitude: lat as number,
-    launch_longitude: lon as number,
-    launch_datetime: fromLocalInput(field('f-time')),
-    ascent_rate: ascent as number
+    launch_latitude: number('f-lat', 'launch latitude (or click the map)'),
+    launch_longitude: number('f-lon', 'launch longitude (or click the map)'),
+    launch_datetime: time('f-time'),
+    ascent_rate: number('f-ascent', 'ascent rate')
   }
-  if (field('f-altitude') !== '') {
-    const a = number('f-altitude', 'launch altitude')
-    if (typeof a === 'string') return a
-    body.launch_altitude = a
-  }
+  if (field('f-altitude') !== '') body.launch_altitude = number('f-altitude', 'launch altitude, or leave it empty')
   if (profile === 'float_profile') {
-    const float = number('f-float', 'float altitude')
-    if (typeof float === 'string') return float
-    if (field('f-stop') === '') return 'Choose when the float ends.'
-    body.float_altitude = float
-    body.stop_datetime = fromLocalInput(field('f-stop'))
-    return body
+    body.float_altitude = number('f-float', 'float altitude')
+    body.stop_datetime = time('f-stop')
+  } else {
+    body.burst_altitude = number('f-burst', 'burst altitude')
+    body.descent_rate = number('f-descent', 'descent rate')
+    const ensemble = readEnsemble(caps, issues)
+    if (ensemble !== undefined) body.ensemble = ensemble
   }
-  const burst = number('f-burst', 'burst altitude')
-  const descent = number('f-descent', 'descent rate')
-  if (typeof burst === 'string') return burst
-  if (typeof descent === 'string') return descent
-  body.burst_altitude = burst
-  body.descent_rate = descent
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: body }
+}
+
+function readEnsemble (caps: Capabilities | null, issues: Issue[]): TrajectoryRequest['ensemble'] {
   const members = field('f-members') === '' ? 1 : Number(field('f-members'))
   const max = caps?.trajectory.max_members ?? 1000
-  if (!Number.isInteger(members) || members < 1 || members > max) return `Members: a whole number from 1 to ${max}.`
-  if (members > 1) {
-    const sd = (id: string): number => field(id) === '' ? 0 : Number(field(id))
-    body.ensemble = {
-      members,
-      ascent_rate_sd: sd('f-ascent-sd'),
-      burst_altitude_sd: sd('f-burst-sd'),
-      descent_rate_sd: sd('f-descent-sd'),
-      seed: sd('f-seed')
-    }
+  if (!Number.isInteger(members) || members < 1 || members > max) {
+    issues.push({ field: 'f-members', message: `A whole number from 1 to ${max}.` })
+    return undefined
   }
-  return body
+  if (members === 1) return undefined
+  const sd = (id: string): number => {
+    const v = field(id) === '' ? 0 : Number(field(id))
+    if (!Number.isFinite(v)) issues.push({ field: id, message: 'Enter a number, or leave it empty for 0.' })
+    return v
+  }
+  return {
+    members,
+    ascent_rate_sd: sd('f-ascent-sd'),
+    burst_altitude_sd: sd('f-burst-sd'),
+    descent_rate_sd: sd('f-descent-sd'),
+    seed: sd('f-seed')
+  }
+}
+
+/** The flight form's input for an `errors[]` location (body omitted), and its unit. */
+export const flightField: FieldFor = (path) => {
+  const [name, inner] = path
+  if (name === 'ensemble') {
+    return ENSEMBLE_FIELDS[String(inner)] ?? { id: 'f-members' }
+  }
+  return FLIGHT_FIELDS[String(name)] ?? null
+}
+
+const FLIGHT_FIELDS: Record<string, { id: string, unit?: string }> = {
+  profile: { id: 'f-profile' },
+  launch_latitude: { id: 'f-lat', unit: '°' },
+  launch_longitude: { id: 'f-lon', unit: '°' },
+  launch_datetime: { id: 'f-time' },
+  launch_altitude: { id: 'f-altitude', unit: ' m' },
+  ascent_rate: { id: 'f-ascent', unit: ' m/s' },
+  burst_altitude: { id: 'f-burst', unit: ' m' },
+  descent_rate: { id: 'f-descent', unit: ' m/s' },
+  float_altitude: { id: 'f-float', unit: ' m' },
+  stop_datetime: { id: 'f-stop' }
+}
+
+const ENSEMBLE_FIELDS: Record<string, { id: string, unit?: string }> = {
+  members: { id: 'f-members' },
+  ascent_rate_sd: { id: 'f-ascent-sd', unit: ' m/s' },
+  burst_altitude_sd: { id: 'f-burst-sd', unit: ' m' },
+  descent_rate_sd: { id: 'f-descent-sd', unit: ' m/s' },
+  seed: { id: 'f-seed' }
 }
 
 export function renderFlight (answer: TrajectoryResponse): void {
