@@ -58,7 +58,11 @@ export class MapView {
 
   private useTiles (config: TileConfig): void {
     this.map.setMaxZoom(TILES_MAX_ZOOM)
-    const tiles = L.tileLayer(config.url, { attribution: attributionHtml(config.attribution), maxZoom: TILES_MAX_ZOOM })
+    // the page sends no Referer (Referrer-Policy: no-referrer); tile servers such as OpenStreetMap's ask
+    // for one to tell sites apart, so tiles alone carry this page's origin (never its path or query)
+    const tiles = L.tileLayer(config.url, {
+      attribution: attributionHtml(config.attribution), maxZoom: TILES_MAX_ZOOM, referrerPolicy: 'strict-origin'
+    })
     let loaded = false
     tiles.on('tileload', () => { loaded = true })
     tiles.on('tileerror', () => {
