@@ -53,8 +53,19 @@ function packed (content, bytes) {
   return Buffer.from(JSON.stringify({ content, encoding: 'gzip+base64', data }))
 }
 
-/** Degrees to the integers the lines file holds: 1e-4° (~11 m), finer than 1:10m data holds. */
-const QUANTUM = 1e4
+/**
+ * The lines file holds Web Mercator coordinates (Leaflet's EPSG:3857: x, y from 0 to 1 over the
+ * world, y down) in units of 2^-21 of the world: ~19 m at the equator, a quarter pixel at the
+ * bundled map's deepest zoom (11), finer than 1:10m data holds. The page scales them to pixels
+ * without a logarithm or a sine per vertex.
+ */
+const WORLD_UNITS = 2 ** 21
+const MAX_LAT = 85.0511287798
+const mercatorX = (lon) => Math.round(((lon + 180) / 360) * WORLD_UNITS)
+function mercatorY (lat) {
+  const s = Math.sin((Math.max(-MAX_LAT, Math.min(MAX_LAT, lat)) * Math.PI) / 180)
+  return Math.round((0.5 - Math.log((1 + s) / (1 - s)) / (4 * Math.PI)) * WORLD_UNITS)
+}
 
 /** Every ring (outer and inner) of a GeoJSON (Multi)Polygon, or every line of a (Multi)LineString. */
 function parts (geometry) {
@@ -78,9 +89,10 @@ function varint (out, v) {
 
 /**
  * The lines layers in one binary block the page reads without parsing JSON or TopoJSON:
- *   u32 header length, the header (UTF-8 JSON: scale and, per layer, name, kind, parts, points),
- *   then per layer, as zigzag varints: the point count of each part, then the x/y deltas of every
- *   point (longitude, latitude × QUANTUM; a part's first point follows the previous part's last).
+ *   u32 header length, the header (UTF-8 JSON: the units per world and, per layer, name, kind,
+ *   parts, points), then per layer, as zigzag varints: the point count of each part, then the x/y
+ *   deltas of every point in Web Mercator units (a part's first point follows the previous part's
+ *   last).
  */
 function encodeLines (layers) {
   const meta = []
@@ -93,8 +105,8 @@ function encodeLines (layers) {
     for (const line of lines) {
       let n = 0
       for (const [lon, lat] of line) {
-        const x = Math.round(lon * QUANTUM)
-        const y = Math.round(lat * QUANTUM)
+        const x = mercatorX(lon)
+        const y = mercatorY(lat)
         if (n > 0 && x === px && y === py) continue // repeats after rounding add nothing
         deltas.push(x - px, y - py)
         px = x
@@ -107,7 +119,7 @@ function encodeLines (layers) {
     for (const n of lengths) varint(body, n)
     for (const d of deltas) varint(body, d)
   }
-  const header = Buffer.from(JSON.stringify({ scale: QUANTUM, layers: meta }))
+  const header = Buffer.from(JSON.stringify({ world: WORLD_UNITS, layers: meta }))
   const size = Buffer.alloc(4)
   size.writeUInt32LE(header.length)
   return Buffer.concat([size, header, Buffer.from(body)])

@@ -34,9 +34,13 @@ export function issuesOf (err: ApiError, fieldFor: FieldFor): Issue[] | null {
 
 export function clearIssues (form: HTMLElement, box: HTMLElement): void {
   for (const el of form.querySelectorAll('.field-error')) el.remove()
-  for (const el of form.querySelectorAll('[aria-invalid]')) {
+  for (const el of form.querySelectorAll<HTMLElement>('[aria-invalid]')) {
     el.removeAttribute('aria-invalid')
-    el.removeAttribute('aria-describedby')
+    // back to what described the input before (a format hint), or nothing
+    const before = el.dataset.describedBy
+    if (before === undefined || before === '') el.removeAttribute('aria-describedby')
+    else el.setAttribute('aria-describedby', before)
+    delete el.dataset.describedBy
   }
   box.replaceChildren()
   box.hidden = true
@@ -57,8 +61,11 @@ export function showIssues (form: HTMLElement, box: HTMLElement, title: string, 
     const note = existing ?? htmlEl('span', { class: 'field-error', id })
     note.textContent = existing === null ? issue.message : `${note.textContent} ${issue.message}`
     if (existing === null) input.insertAdjacentElement('afterend', note)
-    input.setAttribute('aria-invalid', 'true')
-    input.setAttribute('aria-describedby', id)
+    if (input.getAttribute('aria-invalid') !== 'true') {
+      input.dataset.describedBy = input.getAttribute('aria-describedby') ?? ''
+      input.setAttribute('aria-invalid', 'true')
+      input.setAttribute('aria-describedby', `${id} ${input.dataset.describedBy}`.trim())
+    }
   }
   box.hidden = false
   htmlEl('strong', { class: 'problem-title' }, title, box)

@@ -1,7 +1,7 @@
 // The offline map's data files (built by scripts/map-data.mjs, served by aloft under hashed names):
 // JSON holding gzip bytes in base64, unpacked with the browser's own gzip. The lines come as one
-// binary block of varint deltas, read here straight into typed arrays in Web Mercator units: the
-// map draws them without parsing or projecting anything again.
+// binary block of varint deltas, already in Web Mercator, read here straight into typed arrays:
+// the map draws them without parsing or projecting anything.
 
 /** Set by scripts/build.mjs: the hashed URL of each file. */
 declare const MAP_DATA: { lines: string, places: string }
@@ -61,45 +61,38 @@ export async function loadLines (): Promise<LineLayer[]> {
     .arrayBuffer())
   const headerLength = new DataView(bytes.buffer).getUint32(0, true)
   const header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + headerLength))) as {
-    scale: number, layers: Array<{ name: string, kind: LineLayer['kind'], parts: number, points: number }>
+    world: number, layers: Array<{ name: string, kind: LineLayer['kind'], parts: number, points: number }>
   }
   let at = 4 + headerLength
-  /** The next zigzag varint. */
+  /** The next zigzag varint (every value in the file is below 2^28, so 32-bit arithmetic holds). */
   const next = (): number => {
     let z = 0
     let shift = 0
     let b: number
     do {
       b = bytes[at++]
-      z += (b & 0x7f) * 2 ** shift
+      z |= (b & 0x7f) << shift
       shift += 7
     } while (b >= 0x80)
-    return z % 2 === 0 ? z / 2 : -(z + 1) / 2
+    return (z >>> 1) ^ -(z & 1)
   }
-  let lon = 0
-  let lat = 0
+  const unit = 1 / header.world
+  let x = 0
+  let y = 0
   const out: LineLayer[] = []
   for (const { name, kind, parts, points } of header.layers) {
     const start = new Uint32Array(parts + 1)
     for (let k = 0; k < parts; k++) start[k + 1] = start[k] + next()
     const xy = new Float64Array(points * 2)
-    for (let i = 0; i < points; i++) {
-      lon += next()
-      lat += next()
-      xy[2 * i] = mercatorX(lon / header.scale)
-      xy[2 * i + 1] = mercatorY(lat / header.scale)
+    for (let i = 0; i < 2 * points; i += 2) {
+      x += next()
+      y += next()
+      xy[i] = x * unit
+      xy[i + 1] = y * unit
     }
     out.push({ name, kind, start, xy, box: boxes(start, xy) })
   }
   return out
-}
-
-/** Web Mercator as Leaflet's EPSG:3857 places it: x and y from 0 to 1 over the world, y down. */
-const mercatorX = (lon: number): number => (lon + 180) / 360
-const MAX_LAT = 85.0511287798
-function mercatorY (lat: number): number {
-  const s = Math.sin((Math.max(-MAX_LAT, Math.min(MAX_LAT, lat)) * Math.PI) / 180)
-  return 0.5 - Math.log((1 + s) / (1 - s)) / (4 * Math.PI)
 }
 
 function boxes (start: Uint32Array, xy: Float64Array): Float64Array {
