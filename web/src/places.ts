@@ -12,8 +12,10 @@ const MIN_POPULATION: Array<[maxZoom: number, people: number]> = [
 const BIG = 1_000_000
 /** Enough to read, few enough to redraw on every move. */
 const MAX_LABELS = 160
-/** A label's box for the overlap test (style.css .place-name): 3 px left of the town, the dot and its gap
- * (9 px), the name, 16 px high; and 2 px of air around it. */
+/**
+ * A label's box for the overlap test (style.css .place-name): from 3 px left of the town, the dot
+ * and its gap (9 px), then the name, 16 px high; and 2 px of air around it.
+ */
 const LEFT = 3
 const DOT = 9
 const HALF_HEIGHT = 8
@@ -26,7 +28,7 @@ function minPopulation (zoom: number): number {
 
 export class PlaceLabels {
   readonly layer = L.layerGroup()
-  /** Measures names in the labels' fonts: style.css .place-name (12 px) and .big (600, 13 px), the map's family. */
+  /** Measures names in the labels' fonts: style.css .place-name (12 px) and .big (600, 13 px). */
   private readonly measure = document.createElement('canvas').getContext('2d')
   private readonly fonts: { big: string, normal: string }
 
@@ -48,16 +50,18 @@ export class PlaceLabels {
       .map((c) => c.getBoundingClientRect())
       .map((r) => [r.left - frame.left, r.top - frame.top, r.right - frame.left, r.bottom - frame.top])
     this.layer.clearLayers()
+    let named = 0
     for (const [name, lat, lon, people] of this.places) {
-      if (people < least || this.layer.getLayers().length >= MAX_LABELS) break
+      if (people < least || named >= MAX_LABELS) break
       if (!view.contains([lat, lon])) continue
       const p = map.latLngToContainerPoint([lat, lon])
       const box: [number, number, number, number] = [p.x - LEFT - AIR, p.y - HALF_HEIGHT - AIR,
         p.x - LEFT + DOT + this.width(name, people) + AIR, p.y + HALF_HEIGHT + AIR]
-      if (box[2] > size.x || box[1] < 0) continue // a name cut by the edge reads wrong
+      if (box[0] < 0 || box[1] < 0 || box[2] > size.x || box[3] > size.y) continue // a name cut by the edge reads wrong
       if (placed.some((b) => box[0] < b[2] && box[2] > b[0] && box[1] < b[3] && box[3] > b[1])) continue
       placed.push(box)
       this.layer.addLayer(this.label(name, lat, lon, people))
+      named++
     }
   }
 
