@@ -5,10 +5,10 @@
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { buildMapData, mapDataNotice } from './map-data.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const tsc = join(root, 'node_modules/typescript/bin/tsc')
@@ -35,15 +35,19 @@ const hashed = (stem, ext, bytes) => {
   writeFileSync(join(out, name), bytes)
   return `/explorer/${name}`
 }
-// Natural Earth 1:110m land and borders (world-atlas): served by aloft itself, no tiles from the internet.
-const require = createRequire(import.meta.url)
-const worldUrl = hashed('world', 'json', readFileSync(require.resolve('world-atlas/countries-110m.json')))
+// The offline map's data (scripts/map-data.mjs): served by aloft itself, no tiles from the internet.
+const data = buildMapData()
+const mapData = Object.fromEntries(Object.entries(data)
+  .map(([layer, bytes]) => [layer, hashed(`map-${layer}`, 'json', bytes)]))
 const bundle = (entry, options) => build({
   entryPoints: [join(root, entry)], bundle: true, minify: true, write: false, target: 'es2022',
   legalComments: 'eof', logLevel: 'warning', ...options
 })
-const js = await bundle('web/src/main.ts', { format: 'esm', define: { WORLD_URL: JSON.stringify(worldUrl) } })
-const css = await bundle('web/style.css', {})
+const js = await bundle('web/src/main.ts', {
+  format: 'esm', define: { MAP_DATA: JSON.stringify(mapData) }, banner: { js: mapDataNotice() }
+})
+// leaflet.css comes in through style.css; its few images (controls this page does not use) inline
+const css = await bundle('web/style.css', { loader: { '.png': 'dataurl', '.svg': 'dataurl' } })
 const html = readFileSync(join(root, 'web/index.html'), 'utf8')
   .replace('%APP_JS%', hashed('app', 'js', js.outputFiles[0].contents))
   .replace('%APP_CSS%', hashed('app', 'css', css.outputFiles[0].contents))

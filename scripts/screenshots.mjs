@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run screenshots`: the README's pictures of the explorer, made by driving Debian's Chromium
 // (playwright-core) over `aloft demo` on the bundled data: the profile panel, the flight panel
-// with a 50-member ensemble, and the map. Writes docs/screenshots/*.png.
+// with a 50-member ensemble, and the map zoomed in to that flight (the bundled Natural Earth map
+// with its town names). Writes docs/screenshots/*.png; run `npm run build` first.
 import { spawn } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -34,19 +35,23 @@ try {
   await page.waitForSelector('body[data-ready=true]')
   await page.fill('#key', started.key)
   await page.click('#key-form button')
+  await page.waitForSelector('#key-state[data-state=ok]')
   await page.fill('#p-lat', '52.23')
   await page.fill('#p-lon', '21.01')
-  await page.fill('#p-time', '2020-08-04T18:00')
+  await page.fill('#p-time', '2020-08-04T18:00Z')
   await page.click('#profile-submit')
   await page.waitForSelector('#chart-temperature svg .point')
   await page.locator('#profile-panel').screenshot({ path: join(out, 'profile.png') })
   await page.fill('#f-lat', '52.23')
   await page.fill('#f-lon', '21.01')
-  await page.fill('#f-time', '2020-08-04T12:00')
+  await page.fill('#f-time', '2020-08-04T12:00Z')
   await page.fill('#f-members', '50')
   await page.click('#flight-submit')
-  await page.waitForSelector('svg.map .ensemble .member-landing')
+  await page.waitForSelector('#map .member-landing')
   await page.locator('#flight-panel').screenshot({ path: join(out, 'flight.png') })
+  // the map has zoomed to the flight: wait for the names of the towns around it
+  await page.waitForSelector('#map[data-places=loaded] .place-name')
+  await page.waitForTimeout(500)
   await page.locator('#map-panel').screenshot({ path: join(out, 'map.png') })
   console.log(`wrote ${['profile', 'flight', 'map'].map((n) => `docs/screenshots/${n}.png`).join(', ')}`)
 } finally {

@@ -34,7 +34,8 @@ export interface OpenPage {
   requests: string[]
 }
 
-export async function openPage (t: Test, url: string): Promise<OpenPage> {
+/** A new tab on `url`, ready when the page says so; `before` runs first (to route requests, say). */
+export async function openPage (t: Test, url: string, before?: (page: Page) => Promise<void>): Promise<OpenPage> {
   const context = await (await browser(t)).newContext({ acceptDownloads: true })
   t.teardown(() => context.close())
   const page = await context.newPage()
@@ -43,6 +44,7 @@ export async function openPage (t: Test, url: string): Promise<OpenPage> {
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()) })
   page.on('pageerror', (e) => { errors.push(`page error: ${e.message}`) })
   page.on('request', (r) => { requests.push(r.url()) })
+  if (before !== undefined) await before(page)
   await page.goto(url)
   await page.waitForSelector('body[data-ready=true]')
   return { page, errors, requests }

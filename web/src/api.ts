@@ -1,10 +1,12 @@
 // The explorer's one way to the API: same origin, the key in a header, every failure turned into
 // the problem the service answered (RFC 9457) or a plain sentence — never a blank page.
-import type { AtmosphereRequest, AtmosphereResponse, Capabilities } from '../../src/contract/schemas.js'
+import type {
+  AccountInfo, AtmosphereRequest, AtmosphereResponse, Capabilities
+} from '../../src/contract/schemas.js'
 import type { TrajectoryRequest, TrajectoryResponse } from '../../src/contract/trajectory.js'
 import { apiKey } from './key.js'
 
-export type { AtmosphereRequest, AtmosphereResponse, Capabilities, TrajectoryRequest, TrajectoryResponse }
+export type { AccountInfo, AtmosphereRequest, AtmosphereResponse, Capabilities, TrajectoryRequest, TrajectoryResponse }
 
 /** An answer other than 2xx, as the person reading the page should see it. */
 export class ApiError extends Error {
@@ -19,9 +21,9 @@ export class ApiError extends Error {
   }
 }
 
-async function call<T> (method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+async function call<T> (method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal,
+  key = apiKey()): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' }
-  const key = apiKey()
   if (key !== '') headers['X-API-Key'] = key
   if (body !== undefined) headers['Content-Type'] = 'application/json'
   let res: Response
@@ -44,6 +46,8 @@ async function call<T> (method: 'GET' | 'POST', path: string, body?: unknown, si
 
 export const api = {
   capabilities: () => call<Capabilities>('GET', '/v1/atmosphere/capabilities'),
+  /** The account a key belongs to: the one call that checks a key without spending data. */
+  account: (key: string) => call<AccountInfo>('GET', '/v1/account', undefined, undefined, key),
   profile: (body: AtmosphereRequest, signal?: AbortSignal) =>
     call<AtmosphereResponse>('POST', '/v1/atmosphere/profile', body, signal),
   trajectory: (body: TrajectoryRequest, signal?: AbortSignal) =>

@@ -8,6 +8,33 @@ const STAFF = 20
 const FEATHER = 8
 const GAP = 3.2
 
+/** Barbs closer than this (px) would cross each other's feathers: a staff and its feathers need ~20 px. */
+export const MIN_BARB_GAP = 18
+
+export interface BarbAt {
+  y: number
+  altitude: number
+  speedMs: number
+  fromDeg: number
+}
+
+/**
+ * A column of barbs at x, thinned from the lowest up so no two are closer than MIN_BARB_GAP: with
+ * 32 heights in 300 px every one would tangle, and a skew-T thins its barbs the same way. Each
+ * barb carries its height (data-altitude); the values of the skipped heights stay in the table.
+ */
+export function windBarbs (g: SVGGElement, x: number, barbs: BarbAt[]): number {
+  let last = Infinity
+  let drawn = 0
+  for (const b of [...barbs].sort((a, c) => c.y - a.y)) {
+    if (last - b.y < MIN_BARB_GAP) continue
+    windBarb(g, x, b.y, b.speedMs, b.fromDeg).setAttribute('data-altitude', String(b.altitude))
+    last = b.y
+    drawn++
+  }
+  return drawn
+}
+
 /** One barb at (x, y) for a wind of `speedMs` blowing from `fromDeg` (clockwise from north). */
 export function windBarb (g: SVGGElement, x: number, y: number, speedMs: number, fromDeg: number): SVGGElement {
   const knots = Math.round((speedMs * KNOTS_PER_MS) / 5) * 5

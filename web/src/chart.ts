@@ -39,6 +39,8 @@ const W = 340
 const H = 380
 const M = { top: 34, right: 14, bottom: 42, left: 58 }
 const STRIP = 44
+/** Pixels between the plot's highest height and its top edge (the direction axis on the wind chart). */
+const INSET = 12
 
 export function drawProfileChart (figure: HTMLElement, spec: ProfileChart): void {
   figure.replaceChildren()
@@ -49,7 +51,8 @@ export function drawProfileChart (figure: HTMLElement, spec: ProfileChart): void
   }, figure)
   const lo = Math.min(0, ...spec.heights, spec.coverage[0])
   const hi = Math.max(...spec.heights)
-  const y = scaleLinear().domain([lo, hi === lo ? lo + 1 : hi]).nice().range([H - M.bottom, top])
+  // the highest height stops INSET below the top edge: its markers never sit on the top axis
+  const y = scaleLinear().domain([lo, hi === lo ? lo + 1 : hi]).nice().range([H - M.bottom, top + INSET])
   const bottomValues = spec.series.filter((s) => s.axis !== 'top').flatMap((s) => s.values).filter(Number.isFinite)
   const x = scaleLinear().domain(extent(bottomValues)).nice().range([M.left, W - right])
   const xTop = spec.topDomain === undefined ? null : scaleLinear().domain(spec.topDomain).range([M.left, W - right])
@@ -58,7 +61,7 @@ export function drawProfileChart (figure: HTMLElement, spec: ProfileChart): void
   const [d0, d1] = y.domain()
   const [c0, c1] = spec.coverage
   if (c0 > d0) band(svg, y(c0), y(d0), right, `below the model column (${num(c0, 0)} m)`)
-  if (c1 < d1) band(svg, y(d1), y(c1), right, `above the model column (${num(c1, 0)} m)`)
+  if (c1 < d1) band(svg, top, y(c1), right, `above the model column (${num(c1, 0)} m)`)
 
   yAxis(svg, y, spec.heightLabel, right)
   xAxis(svg, x, H - M.bottom, spec.xLabel, 'bottom')

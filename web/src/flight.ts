@@ -1,65 +1,100 @@
 // The flight panel: a launch (standard or float profile, optionally an ensemble), and what came
 // back: the path on the map, altitude against time, burst and landing, the ensemble's spread, and
 // the flight as a GeoJSON file.
-import { scaleLinear, scaleUtc } from 'd3-scale'
 import type { Capabilities, TrajectoryRequest, TrajectoryResponse } from './api.js'
 import { geojson, east } from '../../src/trajectory/formats.js'
-import { byId, htmlEl, svgEl, titled } from './svg.js'
-import { duration, fromLocalInput, latLon, num, utc } from './format.js'
+import { byId, htmlEl } from './svg.js'
+import { drawAltitudeChart } from './flight-chart.js'
+import { duration, latLon, num, utc } from './format.js'
+import { fromUtcInput } from './time.js'
+import type { Checked, FieldFor, Issue } from './field-errors.js'
 
 const field = (id: string): string => byId<HTMLInputElement>(id).value.trim()
 
-export function readFlightForm (caps: Capabilities | null): TrajectoryRequest | string {
-  const number = (id: string, what: string): number | string => {
+/** What the form asks, or what is wrong with it, field by field. */
+export function readFlightForm (caps: Capabilities | null): Checked<TrajectoryRequest> {
+  const issues: Issue[] = []
+  const number = (id: string, what: string): number => {
     const v = Number(field(id))
-    return field(id) === '' || !Number.isFinite(v) ? `Enter the ${what}.` : v
+    if (field(id) === '' || !Number.isFinite(v)) issues.push({ field: id, message: `Enter the ${what}.` })
+    return v
   }
-  const lat = number('f-lat', 'launch latitude')
-  const lon = number('f-lon', 'launch longitude')
-  const ascent = number('f-ascent', 'ascent rate')
-  for (const v of [lat, lon, ascent]) if (typeof v === 'string') return v
-  if (field('f-time') === '') return 'Choose a launch time.'
+  const time = (id: string): string => {
+    const t = fromUtcInput(field(id))
+    if ('error' in t) issues.push({ field: id, message: t.error })
+    return 'iso' in t ? t.iso : ''
+  }
   const profile = byId<HTMLSelectElement>('f-profile').value as NonNullable<TrajectoryRequest['profile']>
   const body: TrajectoryRequest = {
     profile,
-    launch_latitude: lat as number,
-    launch_longitude: lon as number,
-    launch_datetime: fromLocalInput(field('f-time')),
-    ascent_rate: ascent as number
+    launch_latitude: number('f-lat', 'launch latitude (or click the map)'),
+    launch_longitude: number('f-lon', 'launch longitude (or click the map)'),
+    launch_datetime: time('f-time'),
+    ascent_rate: number('f-ascent', 'ascent rate')
   }
-  if (field('f-altitude') !== '') {
-    const a = number('f-altitude', 'launch altitude')
-    if (typeof a === 'string') return a
-    body.launch_altitude = a
-  }
+  if (field('f-altitude') !== '') body.launch_altitude = number('f-altitude', 'launch altitude, or leave it empty')
   if (profile === 'float_profile') {
-    const float = number('f-float', 'float altitude')
-    if (typeof float === 'string') return float
-    if (field('f-stop') === '') return 'Choose when the float ends.'
-    body.float_altitude = float
-    body.stop_datetime = fromLocalInput(field('f-stop'))
-    return body
+    body.float_altitude = number('f-float', 'float altitude')
+    body.stop_datetime = time('f-stop')
+  } else {
+    body.burst_altitude = number('f-burst', 'burst altitude')
+    body.descent_rate = number('f-descent', 'descent rate')
+    const ensemble = readEnsemble(caps, issues)
+    if (ensemble !== undefined) body.ensemble = ensemble
   }
-  const burst = number('f-burst', 'burst altitude')
-  const descent = number('f-descent', 'descent rate')
-  if (typeof burst === 'string') return burst
-  if (typeof descent === 'string') return descent
-  body.burst_altitude = burst
-  body.descent_rate = descent
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: body }
+}
+
+function readEnsemble (caps: Capabilities | null, issues: Issue[]): TrajectoryRequest['ensemble'] {
   const members = field('f-members') === '' ? 1 : Number(field('f-members'))
   const max = caps?.trajectory.max_members ?? 1000
-  if (!Number.isInteger(members) || members < 1 || members > max) return `Members: a whole number from 1 to ${max}.`
-  if (members > 1) {
-    const sd = (id: string): number => field(id) === '' ? 0 : Number(field(id))
-    body.ensemble = {
-      members,
-      ascent_rate_sd: sd('f-ascent-sd'),
-      burst_altitude_sd: sd('f-burst-sd'),
-      descent_rate_sd: sd('f-descent-sd'),
-      seed: sd('f-seed')
-    }
+  if (!Number.isInteger(members) || members < 1 || members > max) {
+    issues.push({ field: 'f-members', message: `A whole number from 1 to ${max}.` })
+    return undefined
   }
-  return body
+  if (members === 1) return undefined
+  const sd = (id: string): number => {
+    const v = field(id) === '' ? 0 : Number(field(id))
+    if (!Number.isFinite(v)) issues.push({ field: id, message: 'Enter a number, or leave it empty for 0.' })
+    return v
+  }
+  return {
+    members,
+    ascent_rate_sd: sd('f-ascent-sd'),
+    burst_altitude_sd: sd('f-burst-sd'),
+    descent_rate_sd: sd('f-descent-sd'),
+    seed: sd('f-seed')
+  }
+}
+
+/** The flight form's input for an `errors[]` location (body omitted), and its unit. */
+export const flightField: FieldFor = (path) => {
+  const [name, inner] = path
+  if (name === 'ensemble') {
+    return ENSEMBLE_FIELDS[String(inner)] ?? { id: 'f-members' }
+  }
+  return FLIGHT_FIELDS[String(name)] ?? null
+}
+
+const FLIGHT_FIELDS: Record<string, { id: string, unit?: string }> = {
+  profile: { id: 'f-profile' },
+  launch_latitude: { id: 'f-lat', unit: '°' },
+  launch_longitude: { id: 'f-lon', unit: '°' },
+  launch_datetime: { id: 'f-time' },
+  launch_altitude: { id: 'f-altitude', unit: ' m' },
+  ascent_rate: { id: 'f-ascent', unit: ' m/s' },
+  burst_altitude: { id: 'f-burst', unit: ' m' },
+  descent_rate: { id: 'f-descent', unit: ' m/s' },
+  float_altitude: { id: 'f-float', unit: ' m' },
+  stop_datetime: { id: 'f-stop' }
+}
+
+const ENSEMBLE_FIELDS: Record<string, { id: string, unit?: string }> = {
+  members: { id: 'f-members' },
+  ascent_rate_sd: { id: 'f-ascent-sd', unit: ' m/s' },
+  burst_altitude_sd: { id: 'f-burst-sd', unit: ' m' },
+  descent_rate_sd: { id: 'f-descent-sd', unit: ' m/s' },
+  seed: { id: 'f-seed' }
 }
 
 export function renderFlight (answer: TrajectoryResponse): void {
@@ -129,46 +164,4 @@ function greatCircleKm (lat1: number, lon1: number, lat2: number, lon2: number):
   const h = Math.sin((lat2 - lat1) * r / 2) ** 2 +
     Math.cos(lat1 * r) * Math.cos(lat2 * r) * Math.sin((lon2 - lon1) * r / 2) ** 2
   return 2 * R_KM * Math.asin(Math.min(1, Math.sqrt(h)))
-}
-
-const W = 640
-const H = 240
-const M = { top: 12, right: 16, bottom: 40, left: 64 }
-
-function drawAltitudeChart (figure: HTMLElement, answer: TrajectoryResponse): void {
-  figure.replaceChildren()
-  const svg = svgEl('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img',
-    'aria-label': 'Altitude against time' }, figure)
-  const points = answer.prediction.flatMap((s) => s.trajectory)
-  const times = points.map((p) => Date.parse(p.datetime))
-  const x = scaleUtc().domain([Math.min(...times), Math.max(...times)]).range([M.left, W - M.right])
-  const y = scaleLinear().domain([0, Math.max(...points.map((p) => p.altitude))]).nice().range([H - M.bottom, M.top])
-  const axes = svgEl('g', { class: 'axis' }, svg)
-  for (const t of y.ticks(5)) {
-    svgEl('line', { x1: M.left, x2: W - M.right, y1: y(t), y2: y(t), class: 'grid' }, axes)
-    svgEl('text', { x: M.left - 6, y: y(t) + 4, 'text-anchor': 'end' }, axes).textContent = num(t, 0)
-  }
-  for (const t of x.ticks(6)) {
-    svgEl('line', { x1: x(t), x2: x(t), y1: H - M.bottom, y2: H - M.bottom + 4, class: 'tick' }, axes)
-    svgEl('text', { x: x(t), y: H - M.bottom + 16, 'text-anchor': 'middle' }, axes).textContent =
-      t.toISOString().slice(11, 16)
-  }
-  svgEl('text', { x: (M.left + W - M.right) / 2, y: H - 6, 'text-anchor': 'middle', class: 'label' }, axes)
-    .textContent = 'time (UTC)'
-  svgEl('text', { x: 0, y: 0, 'text-anchor': 'middle', class: 'label',
-    transform: `translate(14 ${(H - M.bottom + M.top) / 2}) rotate(-90)` }, axes).textContent = 'altitude MSL (m)'
-  for (const stage of answer.prediction) {
-    const d = stage.trajectory.map((p, k) =>
-      `${k === 0 ? 'M' : 'L'}${x(Date.parse(p.datetime)).toFixed(1)},${y(p.altitude).toFixed(1)}`).join('')
-    titled(svgEl('path', { d, class: `path ${stage.stage}`, 'data-stage': stage.stage,
-      'data-points': stage.trajectory.length }, svg), `${stage.stage}: ${stage.trajectory.length} points`)
-  }
-  const cap = htmlEl('figcaption', {}, undefined, figure)
-  htmlEl('strong', {}, 'Altitude against time', cap)
-  for (const s of answer.prediction) {
-    const item = htmlEl('span', { class: 'key' }, undefined, cap)
-    const icon = svgEl('svg', { viewBox: '0 0 24 10', width: 24, height: 10, 'aria-hidden': 'true' }, item)
-    svgEl('path', { d: 'M1,5H23', class: `path ${s.stage}` }, icon)
-    item.append(` ${s.stage}`)
-  }
 }

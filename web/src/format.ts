@@ -16,15 +16,6 @@ export function utc (iso: string): string {
   return d.toISOString().slice(0, 16).replace('T', ' ') + ' UTC'
 }
 
-/** A `datetime-local` value (read as UTC) for an instant, and back. */
-export function toLocalInput (iso: string): string {
-  return new Date(iso).toISOString().slice(0, 16)
-}
-
-export function fromLocalInput (value: string): string {
-  return value.length === 16 ? `${value}:00Z` : `${value}Z`
-}
-
 export function latLon (lat: number, lon: number): string {
   const east = lon > 180 ? lon - 360 : lon
   return `${num(Math.abs(lat), 3)}° ${lat < 0 ? 'S' : 'N'}, ${num(Math.abs(east), 3)}° ${east < 0 ? 'W' : 'E'}`

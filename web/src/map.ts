@@ -1,199 +1,139 @@
-// The map: Natural Earth land and borders (world-atlas, served by aloft itself: no tiles from the
-// internet), the source's coverage, the chosen point and the predicted flight. A click picks a
-// point; the latitude and longitude inputs do the same from the keyboard.
-import { geoCircle, geoGraticule10, geoMercator, geoPath, type GeoProjection } from 'd3-geo'
-import { feature, mesh } from 'topojson-client'
-import type { Topology, GeometryCollection } from 'topojson-specification'
+// The map (Leaflet): the operator's tiles when the page names a tile server (tiles.ts), else (or
+// when those tiles do not load) the bundled Natural Earth map (basemap.ts); a scale bar, the
+// pointer's latitude and longitude, the source's coverage, the chosen point and the predicted
+// flight. A click picks a point; the latitude and longitude inputs do the same from the keyboard.
+import * as L from 'leaflet'
 import type { TrajectoryResponse } from './api.js'
 import { east } from '../../src/trajectory/formats.js'
-import { svgEl, titled } from './svg.js'
-import { latLon, num, utc } from './format.js'
+import { attributionHtml, tileSetting, type TileConfig } from './tiles.js'
+import { Basemap } from './basemap.js'
+import { drawFlight } from './flight-layer.js'
+import { pointerReadout } from './map-controls.js'
+import { latLon, num } from './format.js'
 
-declare const WORLD_URL: string
-
-interface Bounds { lat: [number, number], lon: [number, number] }
-
-const W = 640
-const H = 420
-const PAD_DEG = 0.6
-/** Mercator is unbounded at the poles: a global coverage is shown to ±80°. */
+/** Web Mercator stops at ±85°; a global coverage is framed to ±80°. */
 const MAX_LAT = 80
-/** A flight is shown with at least this much around it, in degrees. */
-const MIN_FLIGHT_VIEW_DEG = 1.2
+/** A flight is framed with at least this much around it (degrees), so its surroundings show. */
+const MIN_FLIGHT_VIEW_DEG = 0.6
+/** The bundled data holds detail down to about this zoom (1:10m); tiles go further. */
+const BASEMAP_MAX_ZOOM = 11
+const TILES_MAX_ZOOM = 18
 
 export class MapView {
-  private readonly svg: SVGSVGElement
-  private readonly base: SVGGElement
-  private readonly flight: SVGGElement
-  private readonly point: SVGGElement
-  private projection: GeoProjection = geoMercator()
-  private world: Topology | null = null
-  private coverage: Bounds = { lat: [-MAX_LAT, MAX_LAT], lon: [-180, 180] }
-  /** What the map shows: the coverage, or a flight and its surroundings. */
-  private view: Bounds = this.coverage
-  private picked: [number, number] | null = null
-  private answer: TrajectoryResponse | null = null
+  private readonly map: L.Map
+  private readonly flight = L.layerGroup()
+  private readonly marker: L.Marker
+  private coverage = L.latLngBounds([-MAX_LAT, -180], [MAX_LAT, 180])
+  private coverageBox: L.Rectangle | null = null
+  private basemap: Basemap | null = null
 
   constructor (container: HTMLElement, private readonly onPick: (lat: number, lon: number) => void) {
-    this.svg = svgEl('svg', { viewBox: `0 0 ${W} ${H}`, class: 'map', role: 'img',
-      'aria-label': 'Map: click to choose a point' }, container)
-    this.base = svgEl('g', { class: 'base' }, this.svg)
-    this.flight = svgEl('g', { class: 'flight' }, this.svg)
-    this.point = svgEl('g', { class: 'picked' }, this.svg)
-    this.svg.addEventListener('click', (ev) => this.click(ev))
+    container.setAttribute('aria-label', 'Map: click to choose a point')
+    this.map = L.map(container, { worldCopyJump: true, zoomSnap: 0.5, minZoom: 1, maxZoom: BASEMAP_MAX_ZOOM })
+    this.map.attributionControl.setPrefix('<a href="https://leafletjs.com/">Leaflet</a>')
+    L.control.scale({ imperial: false, maxWidth: 140 }).addTo(this.map)
+    pointerReadout().addTo(this.map)
+    this.flight.addTo(this.map)
+    this.marker = L.marker([0, 0], { icon: L.divIcon({ className: 'point-icon', html: '', iconSize: [22, 22] }),
+      interactive: false, keyboard: false })
+    this.map.fitBounds(this.coverage)
+    this.map.on('click', (ev) => {
+      const lat = Math.round(ev.latlng.lat * 100) / 100
+      const lon = Math.round(east(ev.latlng.wrap().lng) * 100) / 100
+      this.setPoint(lat, lon)
+      this.onPick(lat, lon)
+    })
   }
 
+  /** The background: configured tiles, or the bundled map (also when the tiles fail to load). */
   async load (): Promise<void> {
-    const res = await fetch(WORLD_URL)
-    if (!res.ok) throw new Error(`the map's coastlines did not load (HTTP ${res.status})`)
-    this.world = await res.json() as Topology
-    this.drawBase()
+    const setting = tileSetting()
+    if (setting.kind === 'tiles') {
+      this.useTiles(setting.config)
+      return
+    }
+    if (setting.kind === 'unusable') this.note(`The configured map tiles cannot be used (${setting.why}).`)
+    await this.useBasemap()
+  }
+
+  private useTiles (config: TileConfig): void {
+    this.map.setMaxZoom(TILES_MAX_ZOOM)
+    // the page sends no Referer (Referrer-Policy: no-referrer); tile servers such as OpenStreetMap's ask
+    // for one to tell sites apart, so tiles alone carry this page's origin (never its path or query)
+    const tiles = L.tileLayer(config.url, {
+      attribution: attributionHtml(config.attribution), maxZoom: TILES_MAX_ZOOM, referrerPolicy: 'strict-origin'
+    })
+    let loaded = false
+    tiles.on('tileload', () => { loaded = true })
+    tiles.on('tileerror', () => {
+      if (loaded || this.basemap !== null) return
+      // none has ever loaded: offline, or the server refuses us; the bundled map instead
+      this.map.removeLayer(tiles)
+      this.map.setMaxZoom(BASEMAP_MAX_ZOOM)
+      this.note('The map tiles did not load; showing the bundled map.')
+      void this.useBasemap().catch((err: Error) => this.note(err.message))
+    })
+    tiles.addTo(this.map)
+    this.map.getContainer().dataset.basemap = 'tiles'
+  }
+
+  private async useBasemap (): Promise<void> {
+    this.basemap = new Basemap(this.map)
+    await this.basemap.load()
+  }
+
+  /** A sentence under the map about its background. */
+  private note (text: string): void {
+    const p = document.getElementById('map-note')
+    if (p === null) return
+    p.textContent = text
+    p.hidden = false
   }
 
   setCoverage (lat: [number, number], lon: [number, number]): void {
-    this.coverage = { lat: [Math.max(lat[0], -MAX_LAT), Math.min(lat[1], MAX_LAT)], lon }
+    const west = lon[1] - lon[0] >= 359 ? -180 : east(lon[0])
+    const width = Math.min(lon[1] - lon[0], 360)
+    this.coverage = L.latLngBounds([Math.max(lat[0], -MAX_LAT), west], [Math.min(lat[1], MAX_LAT), west + width])
+    this.coverageBox?.remove()
+    this.coverageBox = L.rectangle(L.latLngBounds([lat[0], west], [lat[1], west + width]),
+      { className: 'coverage', interactive: false, fill: false }).addTo(this.map)
+    const el = this.coverageBox.getElement()
+    if (el !== undefined) {
+      const title = document.createElementNS('http://www.w3.org/2000/svg', 'title')
+      title.textContent = `source coverage ${num(lat[0], 2)}…${num(lat[1], 2)}° N, ` +
+        `${num(lon[0], 2)}…${num(lon[1], 2)}° E`
+      el.appendChild(title)
+    }
     this.showCoverage()
   }
 
   /** Back to the whole coverage. */
   showCoverage (): void {
-    this.view = this.coverage
-    this.redraw()
-  }
-
-  private redraw (): void {
-    this.drawBase()
-    if (this.picked !== null) this.setPoint(...this.picked)
-    this.drawFlight()
+    this.map.fitBounds(this.coverage)
   }
 
   setPoint (lat: number, lon: number): void {
-    this.picked = [lat, lon]
-    this.point.replaceChildren()
-    const p = this.projection([east(lon), lat])
-    if (p === null) return
-    const g = titled(svgEl('g', { class: 'point-marker', 'data-latitude': lat, 'data-longitude': lon }, this.point),
-      `chosen point ${latLon(lat, lon)}`)
-    svgEl('circle', { cx: p[0], cy: p[1], r: 6 }, g)
-    svgEl('path', { d: `M${p[0] - 10},${p[1]}h20M${p[0]},${p[1] - 10}v20` }, g)
+    if (!Number.isFinite(lat) || !Number.isFinite(lon)) return
+    this.marker.setLatLng([lat, east(lon)])
+    if (!this.map.hasLayer(this.marker)) this.marker.addTo(this.map)
+    const el = this.marker.getElement()
+    if (el === undefined) return
+    el.classList.add('point-marker')
+    el.dataset.latitude = String(lat)
+    el.dataset.longitude = String(lon)
+    el.title = `chosen point ${latLon(lat, lon)}`
   }
 
-  /** Shows a flight (null: none), the map zoomed to it and its ensemble's landings. */
+  /** Shows a flight (null: none), the map zoomed to it and its surroundings. */
   setFlight (answer: TrajectoryResponse | null): void {
-    this.answer = answer
     if (answer === null) {
-      this.flight.replaceChildren()
+      this.flight.clearLayers()
       return
     }
-    const points = answer.prediction.flatMap((s) => s.trajectory)
-    for (const m of answer.ensemble?.members ?? []) if (m.landing !== null) points.push(m.landing)
-    const lats = points.map((p) => p.latitude)
-    const lons = points.map((p) => east(p.longitude))
-    const around = (lo: number, hi: number): [number, number] => {
-      const pad = Math.max(0, MIN_FLIGHT_VIEW_DEG - (hi - lo)) / 2 + 0.1
-      return [lo - pad, hi + pad]
-    }
-    this.view = { lat: around(Math.min(...lats), Math.max(...lats)), lon: around(Math.min(...lons), Math.max(...lons)) }
-    this.redraw()
-  }
-
-  /** The flight's stages as lines (one vertex per trajectory point), burst and landing marked. */
-  private drawFlight (): void {
-    this.flight.replaceChildren()
-    const answer = this.answer
-    if (answer === null) return
-    const ensemble = answer.ensemble
-    if (ensemble !== undefined) this.drawEnsemble(ensemble)
-    for (const stage of answer.prediction) {
-      let d = ''
-      for (const [k, pt] of stage.trajectory.entries()) {
-        const p = this.projection([east(pt.longitude), pt.latitude])
-        if (p !== null) d += `${k === 0 ? 'M' : 'L'}${p[0].toFixed(1)},${p[1].toFixed(1)}`
-      }
-      titled(svgEl('path', { d, class: `path ${stage.stage}`, 'data-stage': stage.stage,
-        'data-points': stage.trajectory.length }, this.flight), `${stage.stage}: ${stage.trajectory.length} points`)
-    }
-    const stages = answer.prediction
-    const ascent = stages.find((s) => s.stage === 'ascent')
-    if (ascent !== undefined && stages.length > 1) {
-      const b = ascent.trajectory[ascent.trajectory.length - 1]
-      this.mark('burst', b.latitude, b.longitude, `burst at ${num(b.altitude, 0)} m, ${utc(b.datetime)}`)
-    }
-    const last = stages[stages.length - 1].trajectory
-    const end = last[last.length - 1]
-    this.mark('landing', end.latitude, end.longitude,
-      `${stages[stages.length - 1].stage === 'descent' ? 'landing' : 'end'} ${latLon(end.latitude, end.longitude)}, ` +
-      utc(end.datetime))
-  }
-
-  private drawEnsemble (ensemble: NonNullable<TrajectoryResponse['ensemble']>): void {
-    const g = svgEl('g', { class: 'ensemble' }, this.flight)
-    const spread = ensemble.landing
-    if (spread !== null) {
-      const circle = geoCircle().center([east(spread.mean_longitude), spread.mean_latitude])
-        .radius(Math.max(spread.p95_distance_km, 0.01) / 111.195)()
-      titled(svgEl('path', { d: geoPath(this.projection)(circle) ?? '', class: 'spread' }, g),
-        `95 % of landings within ${num(spread.p95_distance_km, 1)} km of their mean`)
-    }
-    for (const m of ensemble.members) {
-      if (m.landing === null) continue
-      const p = this.projection([east(m.landing.longitude), m.landing.latitude])
-      if (p === null) continue
-      titled(svgEl('circle', { cx: p[0], cy: p[1], r: 2.5, class: 'member-landing' }, g),
-        `member landing ${latLon(m.landing.latitude, m.landing.longitude)}`)
-    }
-  }
-
-  private mark (kind: 'burst' | 'landing', lat: number, lon: number, label: string): void {
-    const p = this.projection([east(lon), lat])
-    if (p === null) return
-    const g = titled(svgEl('g', { class: `mark ${kind}` }, this.flight), label)
-    if (kind === 'burst') {
-      svgEl('path', { d: `M${p[0]},${p[1] - 8}L${p[0] + 7},${p[1] + 5}L${p[0] - 7},${p[1] + 5}Z` }, g)
-    } else {
-      const [x, y] = p
-      svgEl('path', { d: `M${x - 6},${y - 6}L${x + 6},${y + 6}M${x + 6},${y - 6}L${x - 6},${y + 6}` }, g)
-    }
-  }
-
-  private drawBase (): void {
-    const { lat, lon } = this.view
-    const box = {
-      type: 'MultiPoint' as const,
-      coordinates: [[lon[0] - PAD_DEG, Math.max(lat[0] - PAD_DEG, -MAX_LAT)],
-        [lon[1] + PAD_DEG, Math.min(lat[1] + PAD_DEG, MAX_LAT)]]
-    }
-    this.projection = geoMercator().fitExtent([[4, 4], [W - 4, H - 4]], box)
-    const path = geoPath(this.projection)
-    this.base.replaceChildren()
-    svgEl('rect', { x: 0, y: 0, width: W, height: H, class: 'sea' }, this.base)
-    svgEl('path', { d: path(geoGraticule10()) ?? '', class: 'graticule' }, this.base)
-    if (this.world !== null) {
-      const countries = this.world.objects.countries as GeometryCollection
-      svgEl('path', { d: path(feature(this.world, this.world.objects.land as GeometryCollection)) ?? '',
-        class: 'land' }, this.base)
-      svgEl('path', { d: path(mesh(this.world, countries, (a, b) => a !== b)) ?? '', class: 'border' }, this.base)
-    }
-    const c = this.coverage
-    const ring = [[c.lon[0], c.lat[0]], [c.lon[1], c.lat[0]], [c.lon[1], c.lat[1]], [c.lon[0], c.lat[1]],
-      [c.lon[0], c.lat[0]]]
-      .map(([x, y]) => this.projection([x, y]))
-    if (ring.every((p) => p !== null)) {
-      const d = ring.map((p, k) => `${k === 0 ? 'M' : 'L'}${p![0].toFixed(1)},${p![1].toFixed(1)}`).join('')
-      titled(svgEl('path', { d, class: 'coverage' }, this.base),
-        `source coverage ${num(c.lat[0], 2)}…${num(c.lat[1], 2)}° N, ${num(c.lon[0], 2)}…${num(c.lon[1], 2)}° E`)
-    }
-  }
-
-  private click (ev: MouseEvent): void {
-    const m = this.svg.getScreenCTM()
-    if (m === null) return
-    const pt = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(m.inverse())
-    const ll = this.projection.invert?.([pt.x, pt.y])
-    if (ll === null || ll === undefined) return
-    const lat = Math.round(ll[1] * 100) / 100
-    const lon = Math.round(east(ll[0]) * 100) / 100
-    this.setPoint(lat, lon)
-    this.onPick(lat, lon)
+    const bounds = drawFlight(this.flight, answer)
+    const c = bounds.getCenter()
+    const half = MIN_FLIGHT_VIEW_DEG / 2
+    bounds.extend([c.lat - half, c.lng - half]).extend([c.lat + half, c.lng + half])
+    this.map.fitBounds(bounds, { padding: [16, 16] })
   }
 }

@@ -3,30 +3,58 @@
 import type { AtmosphereRequest, AtmosphereResponse, Capabilities } from './api.js'
 import { dewPointLiquid } from '../../src/atmosphere/humidity.js'
 import { drawProfileChart, type Series } from './chart.js'
-import { windBarb } from './barbs.js'
-import { byId, htmlEl } from './svg.js'
-import { celsius, fromLocalInput, latLon, num, utc } from './format.js'
+import { windBarbs } from './barbs.js'
+import { byId, htmlEl, titled } from './svg.js'
+import { celsius, latLon, num, utc } from './format.js'
+import { fromUtcInput } from './time.js'
+import type { Checked, FieldFor, Issue } from './field-errors.js'
 
-/** What the form asks, or a sentence saying what is wrong with it. */
-export function readProfileForm (caps: Capabilities | null): AtmosphereRequest | string {
-  const lat = Number(byId<HTMLInputElement>('p-lat').value)
-  const lon = Number(byId<HTMLInputElement>('p-lon').value)
-  const time = byId<HTMLInputElement>('p-time').value
-  if (byId<HTMLInputElement>('p-lat').value === '' || !Number.isFinite(lat)) {
-    return 'Enter a latitude (or click the map).'
+/** What the form asks, or what is wrong with it, field by field. */
+export function readProfileForm (caps: Capabilities | null): Checked<AtmosphereRequest> {
+  const issues: Issue[] = []
+  const coordinate = (id: string, what: string): number => {
+    const text = byId<HTMLInputElement>(id).value.trim()
+    const v = Number(text)
+    if (text === '' || !Number.isFinite(v)) issues.push({ field: id, message: `Enter a ${what} in degrees.` })
+    return v
   }
-  if (byId<HTMLInputElement>('p-lon').value === '' || !Number.isFinite(lon)) return 'Enter a longitude.'
-  if (time === '') return 'Choose a time.'
+  const lat = coordinate('p-lat', 'latitude (or click the map)')
+  const lon = coordinate('p-lon', 'longitude (or click the map)')
+  const time = fromUtcInput(byId<HTMLInputElement>('p-time').value)
+  if ('error' in time) issues.push({ field: 'p-time', message: time.error })
   const heights = readHeights()
-  if (typeof heights === 'string') return heights
+  const heightsField = heightsInput()
   const max = caps?.limits.altitudes_per_request.max ?? 32
-  if (heights.length > max) return `That is ${heights.length} heights; one profile takes at most ${max}.`
+  if (typeof heights === 'string') issues.push({ field: heightsField, message: heights })
+  else if (heights.length > max) {
+    const message = `That is ${heights.length} heights; one profile takes at most ${max}.`
+    issues.push({ field: heightsField, message })
+  }
+  if (issues.length > 0 || typeof heights === 'string' || 'error' in time) return { ok: false, issues }
   return {
-    latitude: lat,
-    longitude: lon,
-    time: fromLocalInput(time),
-    altitudes_m: heights,
-    altitude_reference: byId<HTMLSelectElement>('p-ref').value as AtmosphereRequest['altitude_reference']
+    ok: true,
+    value: {
+      latitude: lat,
+      longitude: lon,
+      time: time.iso,
+      altitudes_m: heights,
+      altitude_reference: byId<HTMLSelectElement>('p-ref').value as AtmosphereRequest['altitude_reference']
+    }
+  }
+}
+
+/** The input holding the heights: the list, or the range's start. */
+const heightsInput = (): string => byId<HTMLInputElement>('p-mode-range').checked ? 'p-from' : 'p-list'
+
+/** The profile form's input for an `errors[]` location (body omitted), and its unit. */
+export const profileField: FieldFor = (path) => {
+  switch (path[0]) {
+    case 'latitude': return { id: 'p-lat', unit: '°' }
+    case 'longitude': return { id: 'p-lon', unit: '°' }
+    case 'time': return { id: 'p-time' }
+    case 'altitudes_m': return { id: heightsInput(), unit: ' m' }
+    case 'altitude_reference': return { id: 'p-ref' }
+    default: return null
   }
 }
 
@@ -79,7 +107,13 @@ export function renderProfile (answer: AtmosphereResponse, reference: 'agl' | 'm
       { ...series('direction', 's-direction', levels.map((l) => l.wind_direction_deg), '°', 0, undefined, 'diamond'),
         axis: 'top' }
     ],
-    strip: (g, y, x) => levels.forEach((l, i) => windBarb(g, x, y(heights[i]), l.wind_speed_ms, l.wind_direction_deg))
+    strip: (g, y, x) => {
+      const drawn = windBarbs(g, x, levels.map((l, i) => ({
+        y: y(heights[i]), altitude: heights[i], speedMs: l.wind_speed_ms, fromDeg: l.wind_direction_deg
+      })))
+      g.dataset.barbs = `${drawn} of ${levels.length}`
+      if (drawn < levels.length) titled(g, `wind barbs at ${drawn} of the ${levels.length} heights, kept apart`)
+    }
   })
   drawProfileChart(byId('chart-humidity'), {
     title: 'Relative humidity', heights, heightLabel, xLabel: '% (over liquid water)', coverage,
@@ -93,20 +127,22 @@ export function renderProfile (answer: AtmosphereResponse, reference: 'agl' | 'm
   renderProvenance(answer, reference)
 }
 
-const COLUMNS: { head: string, digits: number, value: (l: AtmosphereResponse['levels'][number], dew: number) => number,
-  shown?: (x: number) => number }[] = [
-  { head: 'height AGL (m)', digits: 0, value: (l) => l.altitude_agl_m },
-  { head: 'height MSL (m)', digits: 0, value: (l) => l.altitude_msl_m },
-  { head: 'temperature (°C)', digits: 1, value: (l) => l.temperature_k, shown: celsius },
-  { head: 'dew point (°C)', digits: 1, value: (_, dew) => dew, shown: celsius },
-  { head: 'RH (%)', digits: 0, value: (l) => l.relative_humidity_pct },
-  { head: 'pressure (hPa)', digits: 1, value: (l) => l.pressure_pa, shown: (p) => p / 100 },
-  { head: 'wind (m/s)', digits: 1, value: (l) => l.wind_speed_ms },
-  { head: 'from (°)', digits: 0, value: (l) => l.wind_direction_deg },
-  { head: 'u (m/s)', digits: 1, value: (l) => l.wind_u_ms },
-  { head: 'v (m/s)', digits: 1, value: (l) => l.wind_v_ms },
-  { head: 'q (g/kg)', digits: 2, value: (l) => l.specific_humidity_kg_kg, shown: (q) => q * 1000 },
-  { head: 'density (kg/m³)', digits: 3, value: (l) => l.density_kg_m3 }
+/** Soft hyphens (\u00AD) let the long words break, so every column fits a ~560 px panel. */
+const COLUMNS: { name: string, unit: string, digits: number,
+  value: (l: AtmosphereResponse['levels'][number], dew: number) => number, shown?: (x: number) => number }[] = [
+  { name: 'height AGL', unit: 'm', digits: 0, value: (l) => l.altitude_agl_m },
+  { name: 'height MSL', unit: 'm', digits: 0, value: (l) => l.altitude_msl_m },
+  { name: 'tempe\u00ADrature', unit: '°C', digits: 1, value: (l) => l.temperature_k, shown: celsius },
+  { name: 'dew point', unit: '°C', digits: 1, value: (_, dew) => dew, shown: celsius },
+  { name: 'rela\u00ADtive humid\u00ADity', unit: '%', digits: 0, value: (l) => l.relative_humidity_pct },
+  { name: 'pres\u00ADsure', unit: 'hPa', digits: 1, value: (l) => l.pressure_pa, shown: (p) => p / 100 },
+  { name: 'wind speed', unit: 'm/s', digits: 1, value: (l) => l.wind_speed_ms },
+  { name: 'wind from', unit: '°', digits: 0, value: (l) => l.wind_direction_deg },
+  { name: 'wind u (east\u00ADward)', unit: 'm/s', digits: 1, value: (l) => l.wind_u_ms },
+  { name: 'wind v (north\u00ADward)', unit: 'm/s', digits: 1, value: (l) => l.wind_v_ms },
+  { name: 'spe\u00ADcific humid\u00ADity q', unit: 'g/kg', digits: 2, value: (l) => l.specific_humidity_kg_kg,
+    shown: (q) => q * 1000 },
+  { name: 'den\u00ADsity', unit: 'kg/m³', digits: 3, value: (l) => l.density_kg_m3 }
 ]
 
 function renderTable (answer: AtmosphereResponse, dew: number[]): void {
@@ -114,7 +150,10 @@ function renderTable (answer: AtmosphereResponse, dew: number[]): void {
   table.replaceChildren()
   htmlEl('caption', {}, 'Values at each requested height, in the order asked', table)
   const head = htmlEl('tr', {}, undefined, htmlEl('thead', {}, undefined, table))
-  for (const c of COLUMNS) htmlEl('th', { scope: 'col' }, c.head, head)
+  for (const c of COLUMNS) {
+    const th = htmlEl('th', { scope: 'col' }, c.name, head)
+    htmlEl('span', { class: 'unit' }, c.unit, th)
+  }
   const body = htmlEl('tbody', {}, undefined, table)
   answer.levels.forEach((l, i) => {
     const row = htmlEl('tr', {}, undefined, body)
