@@ -452,6 +452,15 @@ class Sampler:
         self.catalog = catalog
         self.max_offset_ms = max_offset_hours * HOUR_MS
 
+    def column(self, unit, j, i):
+        """The column at grid point (j, i) of a unit (a subclass may build columns its own way)."""
+        return unit.column(j, i)
+
+    @staticmethod
+    def derive(u, v, t, p, q):
+        """The answer's level fields from the blended u, v, T, p, q."""
+        return derived(u, v, t, p, q)
+
     def weighted_columns(self, lat, lon, t_ms, interpolation='linear'):
         """The (weight, column) list for a point in time and place.
 
@@ -485,7 +494,7 @@ class Sampler:
         unusable = False
         for unit, corners, wt in plan:
             for j, i, ws in corners:
-                col = unit.column(j, i)
+                col = self.column(unit, j, i)
                 if col is None:
                     unusable = True
                 items.append((ws * wt, col, unit, j, i))
@@ -526,7 +535,7 @@ class Sampler:
                 for key in acc:
                     acc[key] += w * vals[key]
             u, v, t, q, p = acc['u'], acc['v'], acc['t'], acc['q'], math.exp(acc['lnp'])
-        res.update(status='ok', values=derived(u, v, t, p, q), z_msl=z, ground=ground, clamped=clamped)
+        res.update(status='ok', values=self.derive(u, v, t, p, q), z_msl=z, ground=ground, clamped=clamped)
         return res
 
 
@@ -540,7 +549,8 @@ def per_point(value, n, name):
     return [value] * n
 
 
-def answer(request, sampler):
+def answer(request, sampler, fields=None, value=lambda x: x, describe=lambda u: u.describe()):
+    """The §6 answer {count, units, columns}; a variant sampler may bring its own fields, value writer and unit line."""
     lats, lons, alts = request['latitude'], request['longitude'], request['altitude_m']
     n = len(lats)
     if len(lons) != n or len(alts) != n:
@@ -561,14 +571,14 @@ def answer(request, sampler):
     units = sorted(used.values(), key=lambda u: (u.run_ms, u.step_h))
     pos = {id(u): k for k, u in enumerate(units)}
     columns = {'status': [r['status'] for r in results]}
-    for f in FIELDS:
-        columns[f] = [r['values'][f] if r['status'] == 'ok' else None for r in results]
+    for f in fields or FIELDS:
+        columns[f] = [value(r['values'][f]) if r['status'] == 'ok' else None for r in results]
     columns['altitude_msl_m'] = [r['z_msl'] if r['status'] == 'ok' else None for r in results]
     columns['ground_elevation_m_msl'] = [r['ground'] if r['status'] == 'ok' else None for r in results]
     columns['unit_before'] = [pos[id(r['choice'][0])] if r['choice'] else None for r in results]
     columns['unit_after'] = [pos[id(r['choice'][1])] if r['choice'] else None for r in results]
     columns['time_weight'] = [r['choice'][2] if r['choice'] else None for r in results]
-    return {'count': n, 'units': [u.describe() for u in units], 'columns': columns}
+    return {'count': n, 'units': [describe(u) for u in units], 'columns': columns}
 
 
 # --- self-check against the golden profiles ---------------------------------------------------------------------

@@ -8,13 +8,17 @@ export { specificHumidityFromNcepRh, vapourPressure, relativeHumidityLiquid, dew
 export { moistAirDensity } from './density.js'
 export { windSpeed, windDirectionFrom } from './wind.js'
 export {
-  type LevelInput, type ColumnInput, type LevelSeries, type ColumnSource, type Column,
-  createColumn, fillColumn, buildColumn
+  type LevelInput, type ColumnInput, type LevelSeries, type ColumnSource, type Column, createColumn
 } from './column.js'
+export { fillColumn, buildColumn } from './fill.js'
 export {
   type AltitudeReference, type VerticalCoverage, verticalCoverage, isWithinCoverage, toMsl, toAgl
 } from './coverage.js'
 export { findLevel, onLevel, levelFraction, lerp } from './levels.js'
+export {
+  SURFACE_FIELDS, SURFACE_NODE_CAPACITY, WIND_FIELD_HEIGHT_M, type SurfaceVariable, joinSurfaceLayer,
+  meetsSurfaceMinimum, powerLawShare
+} from './surface-layer.js'
 export {
   LEVEL_FIELDS, LEVEL_FIELD_COUNT, type LevelField, writeLevel, columnValuesAt,
   AT_U, AT_V, AT_T, AT_Q, AT_LNP, AT_P

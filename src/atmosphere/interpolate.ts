@@ -3,6 +3,7 @@ import { moistAirDensity } from './density.js'
 import { relativeHumidityLiquid } from './humidity.js'
 import { windDirectionFrom, windSpeed } from './wind.js'
 import { findLevel, lerp, levelFraction, onLevel } from './levels.js'
+import { powerLawShare } from './surface-layer.js'
 
 /** AtmosphereLevel fields (docs/INTERFACE.md §2.3) in output order: the layout of writeLevel's output row. */
 export const LEVEL_FIELDS = [
@@ -24,7 +25,8 @@ export const AT_P = 5
  * The column's u, v, T, q, ln p and p at geometric height zMsl into out[AT_U … AT_P]: u, v, T, q
  * linear in z and ln p linear in z (docs/DESIGN.md §4); a height on a level gives that level's own
  * values (its own pressure, not exp(ln p)). Heights beyond the column take the end level: callers
- * check coverage first (or clamp on purpose). No allocation.
+ * check coverage first (or clamp on purpose). Under a surface layer's 10 m wind, the wind is the
+ * power law's (docs/DESIGN.md §8). No allocation.
  */
 export function columnValuesAt (column: Column, zMsl: number, out: Float64Array): void {
   const { z_m: zs, count } = column
@@ -44,6 +46,11 @@ export function columnValuesAt (column: Column, zMsl: number, out: Float64Array)
     out[AT_Q] = lerp(column.q_kg_kg[i], column.q_kg_kg[i + 1], f)
     out[AT_LNP] = lerp(column.ln_pressure[i], column.ln_pressure[i + 1], f)
     out[AT_P] = Math.exp(out[AT_LNP])
+  }
+  if (zMsl < column.power_law_below_m_msl) {
+    const share = powerLawShare(zMsl - column.model_ground_elevation_m_msl)
+    out[AT_U] = column.wind_u_10m * share
+    out[AT_V] = column.wind_v_10m * share
   }
 }
 

@@ -25,6 +25,24 @@ export const SOURCE_FACTS = {
   source_url: 'https://www.nco.ncep.noaa.gov/pmb/products/gfs/'
 } as const
 
+/** Provenance's surface_layer: the layer joined, or asked for and not possible with this unit (docs/DESIGN.md §8). */
+export const SURFACE_LAYER_STATES = ['gfs_height_above_ground', 'unavailable'] as const
+export type SurfaceLayerState = typeof SURFACE_LAYER_STATES[number]
+
+/** The vertical method's suffix for columns with the surface layer (docs/DESIGN.md §8). */
+export const SURFACE_LAYER_METHOD_SUFFIX = '_with_surface_layer_power_law_wind_below_10m'
+
+/** The dataset of answers whose columns joined the surface layer: both level types. */
+export const SURFACE_LAYER_DATASET =
+  'GFS 0.25 degree global, pressure levels and height above ground (pgrb2.0p25)'
+
+/** Provenance's dataset and vertical method for columns that joined the surface layer. */
+export function surfaceLayerMethods (
+  verticalInterpolation: string
+): { dataset: string, vertical_interpolation: string } {
+  return { dataset: SURFACE_LAYER_DATASET, vertical_interpolation: verticalInterpolation + SURFACE_LAYER_METHOD_SUFFIX }
+}
+
 /** How q was obtained at the levels of the column (docs/DESIGN.md §4). */
 export type SpecificHumiditySource = 'spfh' | 'rh_inverted_ncep_upp'
 

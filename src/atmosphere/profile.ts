@@ -3,7 +3,7 @@ import {
   type AltitudeReference, type VerticalCoverage, isWithinCoverage, toAgl, toMsl, verticalCoverage
 } from './coverage.js'
 import { LEVEL_FIELD_COUNT, writeLevel } from './interpolate.js'
-import type { SpecificHumiditySource } from './methods.js'
+import type { SpecificHumiditySource, SurfaceLayerState } from './methods.js'
 
 /** Seed 2.3: every field required. */
 export interface AtmosphereLevel {
@@ -40,6 +40,8 @@ export interface ProfileOk extends GroundFacts {
   levels: AtmosphereLevel[]
   coverage: VerticalCoverage
   specific_humidity_source: SpecificHumiditySource
+  /** Whether the column joined the surface layer; null when it was not asked for. */
+  surface_layer: SurfaceLayerState | null
 }
 
 /** 409: some requested height lies outside the column; carries the coverage to publish. */
@@ -107,7 +109,8 @@ export function computeProfile (column: Column, request: ProfileRequest): Profil
   writeLevels(column, altitudes, reference, ground.ground_elevation_m_msl, rows)
   const levels: AtmosphereLevel[] = []
   for (let k = 0; k < altitudes.length; k++) levels.push(levelAt(rows, k * LEVEL_FIELD_COUNT))
-  return { ok: true, levels, coverage, specific_humidity_source: column.specific_humidity_source, ...ground }
+  return { ok: true, levels, coverage, specific_humidity_source: column.specific_humidity_source,
+    surface_layer: column.surface_layer, ...ground }
 }
 
 /** One output row as an AtmosphereLevel object (for JSON responses). */

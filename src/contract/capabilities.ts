@@ -95,6 +95,19 @@ export const Capabilities = Type.Object({
   altitude_references: Type.Array(StringEnum(ALTITUDE_REFERENCES)),
   quality_options: Type.Array(StringEnum(QUALITY_OPTIONS)),
   default_quality: Type.Literal('best_available'),
+  surface_layer: Type.Object({
+    option: Type.Literal('surface_layer', { description: 'the request field (query parameter on GET and Arrow ' +
+      'requests); false by default, and the answers are then the pressure-level column alone' }),
+    routes: Type.Array(Type.String()),
+    fields: Type.Array(Type.Object({
+      variable: Type.String(),
+      heights_m_agl: Type.Array(Type.Number(), { description: 'metres above the model ground (0: the surface)' })
+    }, { additionalProperties: false }), { description: 'the model\'s near-ground fields a column joins, ' +
+      'each where the unit holds it' }),
+    wind_below_m_agl: Type.Number({ description: 'below this height wind follows the 1/7 power law, 0 at the ground' }),
+    dataset: Type.String(),
+    vertical_interpolation: Type.String()
+  }, { additionalProperties: false, description: 'docs/DESIGN.md §8: the column from the model ground up' }),
   methods: Type.Object(METHOD_FIELDS, { additionalProperties: false })
 }, { additionalProperties: false, $id: 'Capabilities' })
 export type Capabilities = Static<typeof Capabilities>

@@ -2,7 +2,9 @@
 // vertical coverage and provenance.
 import { Type, type Static } from '@sinclair/typebox'
 import { ALTITUDE_REFERENCES, LIMITS } from './limits.js'
-import { DateTime, Nullable, NullableNumber, StringEnum } from './schema-parts.js'
+import {
+  DateTime, Nullable, NullableNumber, StringEnum, SurfaceLayerOption, SurfaceLayerProvenance
+} from './schema-parts.js'
 
 export const QUALITY_OPTIONS = ['best_available', 'immediate'] as const
 
@@ -23,7 +25,8 @@ export const AtmosphereRequest = Type.Object({
     maximum: LIMITS.groundElevation.max,
     description: 'metres above sea level; null or absent: the model terrain'
   })),
-  quality: Type.Optional(StringEnum(QUALITY_OPTIONS, { default: 'best_available' }))
+  quality: Type.Optional(StringEnum(QUALITY_OPTIONS, { default: 'best_available' })),
+  surface_layer: Type.Optional(SurfaceLayerOption)
 }, { additionalProperties: false, $id: 'AtmosphereRequest' })
 export type AtmosphereRequest = Static<typeof AtmosphereRequest>
 
@@ -62,6 +65,7 @@ export const AtmosphereProvenance = Type.Object({
   sampled_longitude: Type.Number(),
   source_sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
   specific_humidity_source: Type.Optional(StringEnum(['spfh', 'rh_inverted_ncep_upp'] as const)),
+  surface_layer: Type.Optional(SurfaceLayerProvenance),
   model: Type.Optional(Type.String()),
   dataset: Type.Optional(Type.String()),
   grid_spacing_degrees: Type.Optional(Type.Number()),

@@ -4,7 +4,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { ALTITUDE_REFERENCES, LIMITS } from './limits.js'
 import { METHOD_FIELDS } from './methods.js'
-import { Nullable } from './schema-parts.js'
+import { Nullable, SurfaceLayerOption, SurfaceLayerProvenance } from './schema-parts.js'
 
 /** The Arrow IPC stream media type, accepted in and answered out. */
 export const ARROW_STREAM = 'application/vnd.apache.arrow.stream'
@@ -52,7 +52,8 @@ export const SamplesRequest = Type.Object({
       'column\'s lowest or highest level answers'
   })),
   fields: Type.Optional(Type.Array(StringEnum(SAMPLE_FIELDS), { minItems: 1, uniqueItems: true,
-    description: 'the output fields wanted (default all)' }))
+    description: 'the output fields wanted (default all)' })),
+  surface_layer: Type.Optional(SurfaceLayerOption)
 }, { additionalProperties: false, $id: 'SamplesRequest' })
 export type SamplesRequest = Static<typeof SamplesRequest>
 
@@ -65,6 +66,7 @@ export const SampleUnit = Type.Object({
   source_sha256: Nullable(Sha256),
   retrieved_at: Nullable(DateTime),
   specific_humidity_source: Nullable(StringEnum(['spfh', 'rh_inverted_ncep_upp'] as const)),
+  surface_layer: Type.Optional(Nullable(SurfaceLayerProvenance)),
   sources: Type.Array(Type.Object({
     unit_key: Type.String({ description: 'the source piece (whole file, or a sub-region tile)' }),
     source_sha256: Sha256,

@@ -1,5 +1,6 @@
 // The small schema builders the records share, each written once.
 import { Type, type TSchema, type SchemaOptions } from '@sinclair/typebox'
+import { SURFACE_LAYER_STATES } from '../atmosphere/index.js'
 
 export const DateTime = (description: string) => Type.String({ format: 'date-time', description })
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
@@ -9,3 +10,15 @@ export const StringEnum = <T extends string>(values: readonly T[], options: Sche
 /** A nullable number with bounds as one `type: [number, null]` schema, for one clear error. */
 export const NullableNumber = (options: { minimum: number, maximum: number, description?: string }) =>
   Type.Unsafe<number | null>({ ...options, type: ['number', 'null'] })
+
+/** The request option of docs/DESIGN.md §8, the same on every route that reads a column. */
+export const SurfaceLayerOption = Type.Boolean({
+  default: false,
+  description: "join the model's own near-ground fields (wind 10–100 m, temperature 2–100 m, humidity 2–80 m, " +
+    'surface pressure) under the pressure levels, so the column starts at the model ground'
+})
+/** Whether the answer's columns joined the surface layer (present only when it was asked for). */
+export const SurfaceLayerProvenance = StringEnum(SURFACE_LAYER_STATES, {
+  description: "gfs_height_above_ground: joined; unavailable: the unit lacks the layer's fields, the column is the " +
+    'pressure levels alone'
+})

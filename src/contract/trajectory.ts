@@ -3,7 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { METHOD_FIELDS } from './methods.js'
 import { SampleUnit } from './samples.js'
-import { DateTime, Nullable } from './schema-parts.js'
+import { DateTime, Nullable, SurfaceLayerOption } from './schema-parts.js'
 
 export const PROFILES = ['standard_profile', 'float_profile'] as const
 export type Profile = typeof PROFILES[number]
@@ -74,6 +74,7 @@ export const TrajectoryRequest = Type.Object({
   ensemble: Type.Optional(EnsembleRequest),
   member_trajectories: Type.Optional(Type.Boolean({ description: 'full trajectories for every member ' +
     '(default: member 0 only)' })),
+  surface_layer: Type.Optional(SurfaceLayerOption),
   version: Type.Optional(Type.Literal(1, { description: 'Tawhiri\'s API version (accepted, and answered)' })),
   format: Type.Optional(Type.Literal('json', { description: 'Tawhiri\'s output format (only json)' }))
 }, { additionalProperties: false, $id: 'TrajectoryRequest' })
@@ -118,6 +119,7 @@ export const TrajectoryResponse = Type.Object({
       seed: Type.Integer()
     }, { additionalProperties: false })),
     member_trajectories: Type.Optional(Type.Boolean()),
+    surface_layer: Type.Optional(Type.Boolean()),
     version: Type.Literal(1)
   }, { additionalProperties: false }),
   prediction: Type.Array(Type.Object({

@@ -19,17 +19,17 @@ export class ColumnMemo {
 
   constructor (readonly perUnit = COLUMNS_PER_UNIT) {}
 
-  /** The filled column at (i, j) of `unit`, filled once and then reused. */
-  get (unit: ColumnHolder, i: number, j: number): Column {
+  /** The filled column at (i, j) of `unit` (with the surface layer when asked), filled once and then reused. */
+  get (unit: ColumnHolder, i: number, j: number, surfaceLayer = false): Column {
     let columns = this.#columns.get(unit)
     if (columns === undefined) {
       columns = new Map()
       this.#columns.set(unit, columns)
     }
-    const at = j * unit.layout.grid.ni + i
+    const at = 2 * (j * unit.layout.grid.ni + i) + (surfaceLayer ? 1 : 0)
     let column = columns.get(at)
     if (column === undefined) {
-      column = columnOf(unit.layout, unit.values, i, j)
+      column = columnOf(unit.layout, unit.values, i, j, surfaceLayer)
       // a Map iterates in insertion order: its first key is the oldest
       if (columns.size >= this.perUnit) columns.delete(columns.keys().next().value as number)
       columns.set(at, column)

@@ -1,6 +1,8 @@
 // GRIB2 fields of one unit → a tile (see layout.ts): the fields a column needs, first occurrence
-// of each (variable, level), decoded and copied into [variable][level][row][col] order.
+// of each (variable, level), decoded and copied into [variable][level][row][col] order, and the
+// surface layer's near-ground fields the unit holds, a plane each.
 import { decodeField, indexOf, type GribField, type LatLonGrid } from '../grib/index.js'
+import { LEVEL_ISOBARIC, LEVEL_SURFACE, SURFACE_LAYER_RECORDS, surfaceLayerIndex } from '../source/index.js'
 import {
   TILE_VARIABLES, TileError, VAR, tileLayout, type GridBox, type TileLayout, type TileVariable
 } from './layout.js'
@@ -17,24 +19,32 @@ export interface SelectedFields {
   isobaric: Map<string, GribField>
   surface: GribField | undefined
   levelsPa: number[]
+  /** Per SURFACE_LAYER_RECORDS entry: its field, when the unit holds it. */
+  nearGround: Array<GribField | undefined>
 }
+
+
 
 /** The fields of a unit that a tile takes: first occurrence of each (variable, level) wins. */
 export function selectFields (fields: readonly GribField[]): SelectedFields {
   const isobaric = new Map<string, GribField>()
   let surface: GribField | undefined
   const levels = new Set<number>()
+  const nearGround: Array<GribField | undefined> = SURFACE_LAYER_RECORDS.map(() => undefined)
   for (const f of fields) {
-    if (f.level.type === 1 && f.name === 'HGT') {
+    if (f.level.type === LEVEL_SURFACE && f.name === 'HGT') {
       surface ??= f
-    } else if (f.level.type === 100 && f.level.value !== null &&
+    } else if (f.level.type !== LEVEL_ISOBARIC) {
+      const k = surfaceLayerIndex(f)
+      if (k >= 0) nearGround[k] ??= f
+    } else if (f.level.value !== null &&
       (TILE_VARIABLES as readonly string[]).includes(f.name)) {
       const key = `${f.name}@${f.level.value}`
       if (!isobaric.has(key)) isobaric.set(key, f)
       if (f.name === 'HGT') levels.add(f.level.value)
     }
   }
-  return { isobaric, surface, levelsPa: [...levels].sort((a, b) => b - a) }
+  return { isobaric, surface, levelsPa: [...levels].sort((a, b) => b - a), nearGround }
 }
 
 /**
@@ -45,12 +55,12 @@ export function selectFields (fields: readonly GribField[]): SelectedFields {
 export function decodeTile (
   bytes: Uint8Array, fields: readonly GribField[], box?: GridBox, shared = true
 ): { layout: TileLayout, values: Float32Array } {
-  const { isobaric, surface, levelsPa } = selectFields(fields)
+  const { isobaric, surface, levelsPa, nearGround } = selectFields(fields)
   if (surface === undefined) throw new TileError('the unit has no surface HGT (model terrain)')
   if (levelsPa.length === 0) throw new TileError('the unit has no isobaric HGT')
   const grid = surface.grid
-  for (const f of isobaric.values()) {
-    if (!sameGrid(f.grid, grid)) {
+  for (const f of [...isobaric.values(), ...nearGround]) {
+    if (f !== undefined && !sameGrid(f.grid, grid)) {
       throw new TileError(`${f.name} at ${String(f.level.value)} Pa is on another grid than surface HGT`)
     }
   }
@@ -61,7 +71,7 @@ export function decodeTile (
   if (!present[VAR.SPFH] && !present[VAR.RH]) throw new TileError('the unit has neither SPFH nor RH on isobaric levels')
 
   const b = box === undefined ? { i0: 0, j0: 0, ni: grid.ni, nj: grid.nj } : clip(box, grid)
-  const layout = tileLayout(grid, b, levelsPa, present)
+  const layout = tileLayout(grid, b, levelsPa, present, nearGround.map((f) => f !== undefined))
   const buffer = shared ? new SharedArrayBuffer(layout.length * 4) : new ArrayBuffer(layout.length * 4)
   const values = new Float32Array(buffer).fill(NaN)
   const scratch = new Float32Array(grid.numberOfPoints)
@@ -76,6 +86,7 @@ export function decodeTile (
     }
   }
   copy(surface, layout.surfaceOffset)
+  nearGround.forEach((f, k) => { if (f !== undefined) copy(f, layout.surfaceOffset + (1 + k) * layout.strides.level) })
   for (let v = 0; v < TILE_VARIABLES.length; v++) {
     for (let k = 0; k < levelsPa.length; k++) {
       const field = isobaric.get(`${TILE_VARIABLES[v]}@${levelsPa[k]}`)

@@ -205,8 +205,8 @@ export class Field {
   }
 
   /** The filled column at grid point (i, j) of a decoded unit, filled once and kept with the unit. */
-  column (unit: DecodedUnit, i: number, j: number): Column {
-    return this.#columns.get(unit, i, j)
+  column (unit: DecodedUnit, i: number, j: number, surfaceLayer = false): Column {
+    return this.#columns.get(unit, i, j, surfaceLayer)
   }
 
   /**

@@ -15,7 +15,7 @@ export {
   type TileVariable, type GridBox, type TileLayout
 } from './layout.js'
 export { decodeTile, selectFields } from './decode.js'
-export { tileColumn, columnOf } from './tile-column.js'
+export { columnCapacity, columnOf, tileColumn } from './tile-column.js'
 export {
   gridX, gridY, bilinearStencil, stencilAt, createStencil, tileHoldsStencil, tileValue, surfaceValue, type Stencil
 } from './geometry.js'

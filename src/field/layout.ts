@@ -1,7 +1,9 @@
 // A decoded fetch unit's layout: one flat Float32Array (in a SharedArrayBuffer) with named axes
 // [variable][level][row][col], rows south→north and columns west→east whatever the file's
-// scanning mode, plus one plane of surface HGT. Every reader (profiles, samples, trajectories)
-// goes through these strides.
+// scanning mode, then one plane of surface HGT and one per near-ground field of the surface layer
+// (SURFACE_FIELDS' order, NaN where the unit lacks it). Every reader (profiles, samples,
+// trajectories) goes through these strides.
+import { SURFACE_FIELDS } from '../atmosphere/index.js'
 import type { LatLonGrid } from '../grib/index.js'
 
 /** Isobaric variables of a tile, in axis order. */
@@ -17,11 +19,13 @@ export interface TileLayout {
   levelsPa: number[]
   /** Per variable: whether the unit holds it at any level. */
   present: boolean[]
+  /** Per SURFACE_FIELDS entry: whether the unit holds it. */
+  surfacePresent: boolean[]
   /** The source grid (as the GRIB grid section gives it) and the box of it this tile holds. */
   grid: LatLonGrid
   box: GridBox
   strides: { variable: number, level: number, row: number }
-  /** Offset of the surface HGT plane (rows × cols). */
+  /** Offset of the surface HGT plane (rows × cols); SURFACE_FIELDS' planes follow it. */
   surfaceOffset: number
   /** Float32 values in all. */
   length: number
@@ -31,13 +35,16 @@ export class TileError extends Error {
   override readonly name = 'TileError'
 }
 
-export function tileLayout (grid: LatLonGrid, box: GridBox, levelsPa: number[], present: boolean[]): TileLayout {
+export function tileLayout (
+  grid: LatLonGrid, box: GridBox, levelsPa: number[], present: boolean[],
+  surfacePresent: boolean[] = SURFACE_FIELDS.map(() => false)
+): TileLayout {
   const row = box.ni
   const level = box.ni * box.nj
   const variable = level * levelsPa.length
   const surfaceOffset = variable * TILE_VARIABLES.length
-  return { levelsPa, present, grid, box, strides: { variable, level, row }, surfaceOffset,
-    length: surfaceOffset + level }
+  return { levelsPa, present, surfacePresent, grid, box, strides: { variable, level, row }, surfaceOffset,
+    length: surfaceOffset + level * (1 + SURFACE_FIELDS.length) }
 }
 
 /**

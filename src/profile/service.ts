@@ -2,7 +2,9 @@
 // fetch, decode) → interpolate one grid point's column (main thread, or a worker on the same
 // shared tile) → response with provenance.
 import { gridPointIndex } from '../grib/index.js'
-import { PROVENANCE_DEFAULTS, computeProfile, type ProfileResult } from '../atmosphere/index.js'
+import {
+  PROVENANCE_DEFAULTS, computeProfile, surfaceLayerMethods, type ProfileResult, type SurfaceLayerState
+} from '../atmosphere/index.js'
 import { type AtmosphereRequest, type AtmosphereResponse, rfc3339Kept } from '../contract/index.js'
 import { type Source } from '../source/index.js'
 import { UnusableUnitError, type Field } from '../field/index.js'
@@ -99,10 +101,11 @@ export class ProfileService {
       altitude_reference: request.altitude_reference,
       ground_elevation_m_msl: request.ground_elevation_m_msl
     }
+    const surfaceLayer = request.surface_layer === true
     const result: ProfileResult = this.#options.interpolateIn === 'main'
-      ? computeProfile(field.column(unit, point.i, point.j), wanted)
+      ? computeProfile(field.column(unit, point.i, point.j, surfaceLayer), wanted)
       : await interpolateInWorker(field.pool,
-        { layout: unit.layout, values: unit.values, i: point.i, j: point.j, request: wanted })
+        { layout: unit.layout, values: unit.values, i: point.i, j: point.j, request: wanted, surfaceLayer })
     if (!result.ok) {
       if (result.error === 'outside_vertical_range') {
         const heights = `${result.outside_altitudes_m.join(', ')} m ${request.altitude_reference.toUpperCase()}`
@@ -135,9 +138,18 @@ export class ProfileService {
         sampled_longitude: point.longitude,
         source_sha256: unit.sha256,
         specific_humidity_source: result.specific_humidity_source,
-        ...PROVENANCE_DEFAULTS
+        ...PROVENANCE_DEFAULTS,
+        ...surfaceLayerProvenance(result.surface_layer)
       }
     }
     return { response, sharable }
   }
+}
+
+/** Provenance's surface_layer, and with the layer joined its dataset and method (docs/DESIGN.md §8). */
+function surfaceLayerProvenance (state: SurfaceLayerState | null): Partial<AtmosphereResponse['provenance']> {
+  if (state === null) return {}
+  return state === 'unavailable'
+    ? { surface_layer: state }
+    : { surface_layer: state, ...surfaceLayerMethods(PROVENANCE_DEFAULTS.vertical_interpolation) }
 }

@@ -4,7 +4,7 @@
 import {
   computeProfile, createColumn, fillColumn, type Column, type ProfileRequest, type ProfileResult
 } from '../atmosphere/index.js'
-import { tileColumn, type TileLayout, type WorkerPool } from '../field/index.js'
+import { columnCapacity, tileColumn, type TileLayout, type WorkerPool } from '../field/index.js'
 
 export interface InterpolateTask {
   layout: TileLayout
@@ -12,15 +12,17 @@ export interface InterpolateTask {
   i: number
   j: number
   request: ProfileRequest
+  /** Join the surface layer (docs/DESIGN.md §8). */
+  surfaceLayer?: boolean
 }
 
 // One column reused by every call on this thread: interpolation allocates only its output.
 let scratch: Column = createColumn(64)
 
 export function interpolate (task: InterpolateTask): ProfileResult {
-  const n = task.layout.levelsPa.length
+  const n = columnCapacity(task.layout, task.surfaceLayer === true)
   if (scratch.z_m.length < n) scratch = createColumn(n)
-  const column = fillColumn(tileColumn(task.layout, task.values, task.i, task.j), scratch)
+  const column = fillColumn(tileColumn(task.layout, task.values, task.i, task.j), scratch, task.surfaceLayer === true)
   return computeProfile(column, task.request)
 }
 

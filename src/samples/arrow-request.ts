@@ -21,6 +21,7 @@ export interface ArrowQuery {
   interpolation?: string
   out_of_column?: string
   fields?: string
+  surface_layer?: string
 }
 
 /** Record batches one request stream may hold (100 000 one-row batches took 1.8 s and 500 MB to read). */
@@ -169,7 +170,7 @@ function timesOf (table: Table, n: number, errors: ValidationErrorItem[]): Float
   return out
 }
 
-const QUERY_NAMES = new Set(['altitude_reference', 'interpolation', 'out_of_column', 'fields'])
+const QUERY_NAMES = new Set(['altitude_reference', 'interpolation', 'out_of_column', 'fields', 'surface_layer'])
 
 function queryOptions (query: ArrowQuery, errors: ValidationErrorItem[]): ReturnType<typeof optionsOf> | null {
   const loc = (name: string): string[] => ['query', name]
@@ -177,7 +178,7 @@ function queryOptions (query: ArrowQuery, errors: ValidationErrorItem[]): Return
   if (unknown.length > 0) {
     for (const name of unknown.slice(0, MAX_ERRORS)) {
       errors.push({ loc: loc(name), msg: 'Unknown query parameter: the options are altitude_reference, ' +
-        'interpolation, out_of_column and fields', type: 'extra_forbidden' })
+        'interpolation, out_of_column, fields and surface_layer', type: 'extra_forbidden' })
     }
     return null
   }
@@ -204,6 +205,8 @@ function queryOptions (query: ArrowQuery, errors: ValidationErrorItem[]): Return
     }
     fields = names as SampleField[]
   }
+  const surface = query.surface_layer ?? 'false'
+  if (surface !== 'true' && surface !== 'false') return bad('surface_layer', "Input should be 'true' or 'false'")
   return optionsOf({ altitude_reference: ref, interpolation, out_of_column: ooc === 'null' ? null : 'nearest_level',
-    fields })
+    fields, surface_layer: surface === 'true' })
 }

@@ -3,16 +3,20 @@
 // GFS v15) costs more than interpolating it many times, and requests come back to the same
 // pieces; packed records keep the kernel's reads of a column within a few cache lines, where a
 // column of seven separate arrays costs a cache miss per array.
-import { createColumn, fillColumn, type Column } from '../atmosphere/index.js'
+import { createColumn, fillColumn, SURFACE_NODE_CAPACITY, type Column } from '../atmosphere/index.js'
 import { planeOffset, tileColumn, type DecodedUnit, type TileLayout } from '../field/index.js'
 
 /**
- * A record: [count, model ground (m MSL), z × levels, then per level u, v, T, q, ln p, p]; the
+ * A record: [count, model ground (m MSL), the surface layer's power-law top (m MSL; −Infinity
+ * without the layer) and 10 m wind u, v, z × levels, then per level u, v, T, q, ln p, p]; the
  * levels sorted by height as fillColumn sorts them. `count` 0 or a non-finite ground: unusable.
  */
 export const REC_COUNT = 0
 export const REC_GROUND = 1
-export const REC_Z = 2
+export const REC_POWER_LAW_BELOW = 2
+export const REC_U10 = 3
+export const REC_V10 = 4
+export const REC_Z = 5
 /** Values per level in a record's second part, and their order. */
 export const REC_VALUES = 6
 export const V_U = 0
@@ -26,6 +30,8 @@ export const V_P = 5
 export interface SamplePiece {
   /** Names the decoded bytes (unit, block, sha256): filled columns are kept under it across calls. */
   key: string
+  /** The same for its columns with the surface layer joined. */
+  surfaceKey: string
   layout: TileLayout
   values: Float32Array
 }
@@ -36,7 +42,8 @@ const samplePieces = new WeakMap<DecodedUnit, SamplePiece>()
 export function samplePiece (u: DecodedUnit): SamplePiece {
   let piece = samplePieces.get(u)
   if (piece === undefined) {
-    piece = { key: `${u.key}@${u.sha256}`, layout: u.layout, values: u.values }
+    piece = { key: `${u.key}@${u.sha256}`, surfaceKey: `${u.key}@${u.sha256}+surface`, layout: u.layout,
+      values: u.values }
     samplePieces.set(u, piece)
   }
   return piece
@@ -58,10 +65,11 @@ export class ColumnStore {
   readonly #index = new Map<string, Int32Array>()
   #scratch: Column = createColumn(0)
 
-  /** Makes room for these pieces' levels (dropping what is kept if a record must grow). */
-  prepare (pieces: ReadonlyArray<SamplePiece | null>): void {
+  /** Makes room for these pieces' levels and the surface layer's nodes (dropping what is kept if a record grows). */
+  prepare (pieces: ReadonlyArray<SamplePiece | null>, surfaceLayer = false): void {
     let levels = this.levels
-    for (const piece of pieces) if (piece !== null) levels = Math.max(levels, piece.layout.levelsPa.length)
+    const more = surfaceLayer ? SURFACE_NODE_CAPACITY : 0
+    for (const piece of pieces) if (piece !== null) levels = Math.max(levels, piece.layout.levelsPa.length + more)
     if (levels === this.levels) return
     this.levels = levels
     this.#stride = REC_Z + levels * (1 + REC_VALUES)
@@ -91,18 +99,20 @@ export class ColumnStore {
   }
 
   /**
-   * Offset in `data` of the record of the column at source-grid column i, row j of `piece`,
-   * filled on first use; −1 when the piece does not hold that grid point.
+   * Offset in `data` of the record of the column at source-grid column i, row j of `piece` (with
+   * the surface layer joined when asked), filled on first use; −1 when the piece does not hold
+   * that grid point.
    */
-  record (piece: SamplePiece, i: number, j: number): number {
+  record (piece: SamplePiece, i: number, j: number, surfaceLayer = false): number {
     const { layout } = piece
     const offset = planeOffset(layout, i, j)
     if (offset < 0) return -1
-    let index = this.#index.get(piece.key)
+    const key = surfaceLayer ? piece.surfaceKey : piece.key
+    let index = this.#index.get(key)
     if (index === undefined) {
       if (this.#index.size >= KEPT_PIECES) this.clear()
       index = new Int32Array(layout.box.ni * layout.box.nj).fill(-1)
-      this.#index.set(piece.key, index)
+      this.#index.set(key, index)
     }
     if (index[offset] >= 0) return index[offset] * this.#stride
     const r = this.#records++
@@ -113,7 +123,7 @@ export class ColumnStore {
       grown.set(this.data)
       this.data = grown
     }
-    this.#pack(fillColumn(tileColumn(layout, piece.values, i, j), this.#scratch), base)
+    this.#pack(fillColumn(tileColumn(layout, piece.values, i, j), this.#scratch, surfaceLayer), base)
     return base
   }
 
@@ -122,6 +132,9 @@ export class ColumnStore {
     const count = c.count
     d[base + REC_COUNT] = count
     d[base + REC_GROUND] = c.model_ground_elevation_m_msl
+    d[base + REC_POWER_LAW_BELOW] = c.power_law_below_m_msl
+    d[base + REC_U10] = c.wind_u_10m
+    d[base + REC_V10] = c.wind_v_10m
     const values = base + REC_Z + this.levels
     for (let k = 0; k < count; k++) {
       d[base + REC_Z + k] = c.z_m[k]

@@ -3,6 +3,7 @@
 // calls mostly never read them).
 import { type SampleUnit, rfc3339Kept } from '../contract/index.js'
 import { VAR, type DecodedUnit } from '../field/index.js'
+import { meetsSurfaceMinimum } from '../atmosphere/index.js'
 import { validTime } from '../source/index.js'
 import type { Plan } from './plan.js'
 import type { SampleOptions } from './points.js'
@@ -29,12 +30,12 @@ export class ComputedSamples implements SamplesResult {
   }
 
   get units (): SampleUnit[] {
-    return (this.#units ??= describeUnits(this.plan, this.pieces))
+    return (this.#units ??= describeUnits(this.plan, this.pieces, this.options.surfaceLayer === true))
   }
 }
 
 /** The response's `units`: each (run, step) named, with the source pieces read for it. */
-function describeUnits (plan: Plan, pieces: ReadonlyArray<DecodedUnit | null>): SampleUnit[] {
+function describeUnits (plan: Plan, pieces: ReadonlyArray<DecodedUnit | null>, surfaceLayer: boolean): SampleUnit[] {
   return plan.runSteps.map((rs, k) => {
     const read = new Map<string, DecodedUnit>()
     plan.pieces.forEach((piece, p) => {
@@ -53,7 +54,15 @@ function describeUnits (plan: Plan, pieces: ReadonlyArray<DecodedUnit | null>): 
       retrieved_at: sources.length === 1 ? sources[0].retrieved_at : null,
       specific_humidity_source: first === undefined ? null
         : first.layout.present[VAR.SPFH] ? 'spfh' : 'rh_inverted_ncep_upp',
+      ...(surfaceLayer
+        ? { surface_layer: first === undefined ? null : surfaceLayerOf(first) }
+        : {}),
       sources
     }
   })
+}
+
+/** Whether a unit's columns join the surface layer: it holds §8's minimum fields. */
+function surfaceLayerOf (unit: DecodedUnit): 'gfs_height_above_ground' | 'unavailable' {
+  return meetsSurfaceMinimum((k) => unit.layout.surfacePresent[k]) ? 'gfs_height_above_ground' : 'unavailable'
 }

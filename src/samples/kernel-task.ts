@@ -45,6 +45,8 @@ export interface SampleTask {
   clamp: boolean
   /** The profile's rules: one column, coverage compared in the request's own reference. */
   nearest: boolean
+  /** Columns join the surface layer (docs/DESIGN.md §8). */
+  surfaceLayer: boolean
   /** Per point: planning sets non-ok statuses; the kernel sets the rest. */
   status: Uint8Array
   /** Per point: set to 1 where a column was clamped (out_of_column: nearest_level answered); zeroed by the caller. */
@@ -83,6 +85,7 @@ export function sampleTask (
     agl: options.altitudeReference === 'agl',
     clamp: options.clamp,
     nearest: options.interpolation === 'nearest',
+    surfaceLayer: options.surfaceLayer === true,
     status: points.status,
     clamped,
     out

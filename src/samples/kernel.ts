@@ -6,12 +6,14 @@
 // Per point the functions below take no float arguments: one V8 does not inline would otherwise
 // box each float it is passed.
 import {
-  findLevel, lerp, levelFraction, moistAirDensity, onLevel, relativeHumidityLiquid, windDirectionFrom, windSpeed
+  findLevel, lerp, levelFraction, moistAirDensity, onLevel, powerLawShare, relativeHumidityLiquid, windDirectionFrom,
+  windSpeed
 } from '../atmosphere/index.js'
 import { createStencil, stencilAt } from '../field/index.js'
 import { nearestSlots, pieceAt, stencilSlots } from './cells.js'
 import {
-  ColumnStore, REC_COUNT, REC_GROUND, REC_VALUES, REC_Z, V_LNP, V_P, V_Q, V_T, V_U, V_V, type SamplePiece
+  ColumnStore, REC_COUNT, REC_GROUND, REC_POWER_LAW_BELOW, REC_U10, REC_V10, REC_VALUES, REC_Z, V_LNP, V_P, V_Q, V_T,
+  V_U, V_V, type SamplePiece
 } from './column-store.js'
 import type { SampleTask } from './kernel-task.js'
 import { OK, OUT_ALTITUDE_MSL, OUT_COLUMNS, OUT_GROUND, OUTSIDE_SOURCE, OUTSIDE_VERTICAL, UNUSABLE } from './result.js'
@@ -47,7 +49,7 @@ let rows = new Float64Array(0)
 export function computeSamples (task: SampleTask): void {
   const { grid, start, end, order, nearest, status } = task
   const { x, y, before, after, weight } = task.at
-  store.prepare(task.pieces)
+  store.prepare(task.pieces, task.surfaceLayer)
   lastRs.fill(-1)
   const width = end - start
   if (rows.length < width * OUT_COLUMNS) rows = new Float64Array(width * OUT_COLUMNS)
@@ -109,7 +111,8 @@ function lookUp (task: SampleTask, k: number, rs: number, i: number, j: number):
   const failed = piece < 0 ? OUTSIDE_SOURCE : task.pieceStatus[piece]
   const b = failed !== OK
     ? FAILED - failed
-    : store.record(task.pieces[piece] as SamplePiece, i - task.shiftI[piece], j - task.shiftJ[piece])
+    : store.record(task.pieces[piece] as SamplePiece, i - task.shiftI[piece], j - task.shiftJ[piece],
+      task.surfaceLayer)
   lastRs[k] = rs
   lastI[k] = i
   lastJ[k] = j
@@ -160,20 +163,29 @@ function blendColumns (task: SampleTask, r: number, p: number, o: number, width:
     const h = inside ? z : (z < bottom ? bottom : top)
     const i = hint = findLevel(data, count, h, zs, hint)
     const at = b + V + i * REC_VALUES
-    if (onLevel(data, count, i, h, zs)) {
-      // a height on a level (or at an end): that level's own values, its own pressure
+    const on = onLevel(data, count, i, h, zs)
+    // u, v, T, q and ln p linear in height (docs/DESIGN.md §4); a height on a level (or at an
+    // end): that level's own values, its own pressure
+    const f = on ? 0 : levelFraction(data, i, h, zs)
+    const up = at + REC_VALUES
+    if (h < data[b + REC_POWER_LAW_BELOW]) {
+      // under a surface layer's 10 m wind: the power law (docs/DESIGN.md §8)
+      const share = powerLawShare(h - data[b + REC_GROUND])
+      u += w * share * data[b + REC_U10]
+      v += w * share * data[b + REC_V10]
+    } else if (on) {
       u += w * data[at + V_U]
       v += w * data[at + V_V]
+    } else {
+      u += w * lerp(data[at + V_U], data[up + V_U], f)
+      v += w * lerp(data[at + V_V], data[up + V_V], f)
+    }
+    if (on) {
       t += w * data[at + V_T]
       q += w * data[at + V_Q]
       lnp += w * data[at + V_LNP]
       if (used === 1 && w === 1) pOwn = data[at + V_P]
     } else {
-      // u, v, T, q and ln p linear in height (docs/DESIGN.md §4)
-      const f = levelFraction(data, i, h, zs)
-      const up = at + REC_VALUES
-      u += w * lerp(data[at + V_U], data[up + V_U], f)
-      v += w * lerp(data[at + V_V], data[up + V_V], f)
       t += w * lerp(data[at + V_T], data[up + V_T], f)
       q += w * lerp(data[at + V_Q], data[up + V_Q], f)
       lnp += w * lerp(data[at + V_LNP], data[up + V_LNP], f)

@@ -21,4 +21,6 @@ export interface SampleOptions {
   fields: SampleField[]
   /** Only this model run (epoch ms) answers: a pinned dataset (the trajectory's `dataset`). */
   run?: number
+  /** Columns join the surface layer (docs/DESIGN.md §8). */
+  surfaceLayer?: boolean
 }

@@ -20,11 +20,12 @@ export function tooManyPoints (maxPoints: number): string {
 
 /** The options of a request (the JSON body's, or the Arrow query's once checked). */
 export function optionsOf (body: Pick<SamplesRequest, 'altitude_reference' | 'interpolation' | 'out_of_column' |
-  'fields'>): SampleOptions {
+  'fields' | 'surface_layer'>): SampleOptions {
   return {
     interpolation: body.interpolation ?? 'linear',
     altitudeReference: body.altitude_reference,
     clamp: body.out_of_column === 'nearest_level',
-    fields: body.fields ?? [...SAMPLE_FIELDS]
+    fields: body.fields ?? [...SAMPLE_FIELDS],
+    ...(body.surface_layer === true ? { surfaceLayer: true } : {})
   }
 }

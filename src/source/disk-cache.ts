@@ -1,5 +1,5 @@
 // Raw unit bytes on disk under the cache directory, so a restart does not fetch again. Each
-// unit is `<dir>/raw/<unit key>.grib2` plus a `.json` record written after it (atomic renames),
+// unit is `<dir>/<RAW_DIR>/<unit key>.grib2` plus a `.json` record written after it (atomic renames),
 // so a record on disk always describes complete bytes; bytes whose sha256 no longer matches their
 // record are removed and fetched again, never served. The directory is bounded in bytes: the
 // least recently used units go first. Several instances may share the directory.
@@ -21,6 +21,14 @@ export function sha256Hex (bytes: Uint8Array): string {
 
 interface Entry { bytes: number }
 
+/**
+ * The raw cache's folder, named for what a unit holds: units cut before the surface layer
+ * (docs/DESIGN.md §8) lack its fields, so a new content starts a folder of its own and the older
+ * ones are removed (UNITS_BEFORE), rather than served without those fields until evicted.
+ */
+export const RAW_DIR = 'raw-2'
+const UNITS_BEFORE = ['raw']
+
 export class DiskCache {
   private readonly root: string
   /**
@@ -37,8 +45,11 @@ export class DiskCache {
 
   /** `maxBytes`: the bound on the bytes of units kept (records are not counted). */
   constructor (cacheDir: string, private readonly maxBytes = Number.POSITIVE_INFINITY) {
-    this.root = join(cacheDir, 'raw')
+    this.root = join(cacheDir, RAW_DIR)
+    this.cacheDir = cacheDir
   }
+
+  private readonly cacheDir: string
 
   private paths (key: string): { data: string, meta: string } {
     checkKey(key)
@@ -102,6 +113,7 @@ export class DiskCache {
         }
       }
     }
+    for (const old of UNITS_BEFORE) await rm(join(this.cacheDir, old), { recursive: true, force: true })
     await walk(this.root)
     for (const f of found.sort((a, b) => a.used - b.used)) {
       if (!this.entries.has(f.key)) this.remember(f.key, f.bytes) // a put during indexing is newer

@@ -1,6 +1,7 @@
 // GFS naming: runs, steps, NOAA's object keys and file names, the fields a profile needs, and
 // the global 0.25° grid. Pure functions; the golden URL tests pin these.
-import type { LatLonGrid } from '../grib/index.js'
+import { SURFACE_FIELDS, type SurfaceVariable } from '../atmosphere/index.js'
+import type { GribField, LatLonGrid } from '../grib/index.js'
 
 export const HOUR_MS = 3_600_000
 
@@ -70,6 +71,57 @@ export function parseBucketKey (key: string): RunStep | null {
 export const PROFILE_VARIABLES = ['HGT', 'TMP', 'UGRD', 'VGRD'] as const
 export const HUMIDITY_VARIABLES = ['SPFH', 'RH'] as const
 
+/** GRIB2 level types (code table 4.5) of a unit's fields. */
+export const LEVEL_SURFACE = 1
+export const LEVEL_ISOBARIC = 100
+export const LEVEL_ABOVE_GROUND = 103
+
+const SURFACE_LAYER_NAMES: Readonly<Record<SurfaceVariable, string>> = {
+  pressure: 'PRES',
+  temperature: 'TMP',
+  specific_humidity: 'SPFH',
+  relative_humidity: 'RH',
+  wind_u: 'UGRD',
+  wind_v: 'VGRD'
+}
+
+/** A near-ground field of the surface layer as GFS files hold it. */
+export interface SurfaceLayerRecord {
+  name: string
+  /** LEVEL_SURFACE (pressure at the surface) or LEVEL_ABOVE_GROUND. */
+  type: number
+  /** Metres above ground; 0 at the surface. */
+  value: number
+  /** The level as a NOAA `.idx` line names it. */
+  idxLevel: string
+}
+
+/**
+ * The GRIB2 record of each near-ground field of the surface layer (docs/DESIGN.md §8), in
+ * SURFACE_FIELDS' order: every unit carries them beside the pressure levels (RH at 2 m only
+ * where SPFH at 2 m is absent), whether or not a request asks for the layer.
+ */
+export const SURFACE_LAYER_RECORDS: readonly SurfaceLayerRecord[] = SURFACE_FIELDS.map(([variable, h]) => ({
+  name: SURFACE_LAYER_NAMES[variable],
+  type: h === 0 ? LEVEL_SURFACE : LEVEL_ABOVE_GROUND,
+  value: h,
+  idxLevel: h === 0 ? 'surface' : `${h} m above ground`
+}))
+
+/** The heights (m) above ground of the surface layer's fields, ascending: the grib filter's levels. */
+const ABOVE_GROUND_HEIGHTS = [...new Set(SURFACE_LAYER_RECORDS.filter((r) => r.value > 0).map((r) => r.value))]
+  .sort((a, b) => a - b)
+
+/**
+ * Which SURFACE_LAYER_RECORDS entry a field is, or −1. A single level only (a layer has a second
+ * surface); a surface's level value is missing in GFS files, so its type alone says it.
+ */
+export function surfaceLayerIndex (f: GribField): number {
+  if (f.level2 !== null && f.level2.type !== 255) return -1
+  return SURFACE_LAYER_RECORDS.findIndex((r) => r.name === f.name && r.type === f.level.type &&
+    (r.type === LEVEL_SURFACE || r.value === f.level.value))
+}
+
 /**
  * Isobaric levels (hPa) asked of the grib filter: the 41 levels of current GFS, which include
  * all 34 of GFS v15. The filter ignores levels a file does not have.
@@ -137,9 +189,16 @@ export function tileOf (i: number, j: number, size: number): Tile {
  */
 export function filterQuery (rs: RunStep, tile: Tile): string {
   const parts = [`dir=${encodeURIComponent('/' + runDirectory(rs.run))}`, `file=${fileName(rs)}`]
-  for (const v of [...PROFILE_VARIABLES, ...HUMIDITY_VARIABLES].sort()) parts.push(`var_${v}=on`)
+  const names = new Set<string>([...PROFILE_VARIABLES, ...HUMIDITY_VARIABLES,
+    ...SURFACE_LAYER_RECORDS.map((r) => r.name)])
+  for (const v of [...names].sort()) parts.push(`var_${v}=on`)
   for (const hpa of FILTER_LEVELS_HPA) parts.push(`lev_${hpa}_mb=on`)
   parts.push('lev_surface=on')
+  // the filter takes every chosen variable at every chosen level where the file has it: the
+  // near-ground heights bring the surface layer's fields (and RH at 2 m beside SPFH, a tile's worth)
+  for (const h of ABOVE_GROUND_HEIGHTS) {
+    parts.push(`lev_${h}_m_above_ground=on`)
+  }
   parts.push('subregion=', `leftlon=${tile.leftlon}`, `rightlon=${tile.rightlon}`, `toplat=${tile.toplat}`,
     `bottomlat=${tile.bottomlat}`)
   return parts.join('&')

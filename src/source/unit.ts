@@ -2,33 +2,49 @@
 // and the check every fetched unit passes before it is cached or handed on.
 import { GribError, scanMessages, type GribField, type IdxEntry } from '../grib/index.js'
 import { UpstreamFailure } from './errors.js'
-import { HUMIDITY_VARIABLES, PROFILE_VARIABLES, type RunStep } from './gfs.js'
+import {
+  HUMIDITY_VARIABLES, LEVEL_ISOBARIC, LEVEL_SURFACE, PROFILE_VARIABLES, SURFACE_LAYER_RECORDS, surfaceLayerIndex,
+  type RunStep
+} from './gfs.js'
 import type { ByteRange } from './http.js'
 import { rfc3339 } from '../contract/index.js'
 
-const ISOBARIC = 100
-const SURFACE = 1
+const ISOBARIC = LEVEL_ISOBARIC
+const SURFACE = LEVEL_SURFACE
 const COLUMN = new Set<string>([...PROFILE_VARIABLES, ...HUMIDITY_VARIABLES])
 
-/** Is this field one a profile reads? (HGT/TMP/UGRD/VGRD/SPFH/RH on isobaric levels, HGT at the surface) */
-export function isProfileField (f: GribField): boolean {
+
+/**
+ * Is this field one a unit carries? HGT/TMP/UGRD/VGRD/SPFH/RH on isobaric levels, HGT at the
+ * surface, and the surface layer's near-ground fields.
+ */
+export function isUnitField (f: GribField): boolean {
   if (f.level.type === ISOBARIC) return COLUMN.has(f.name)
-  return f.name === 'HGT' && f.level.type === SURFACE
+  return (f.name === 'HGT' && f.level.type === SURFACE) || surfaceLayerIndex(f) >= 0
 }
+
+/** SPFH at 2 m decides the surface layer's humidity; RH at 2 m is carried only without it. */
+const SPFH_2M = SURFACE_LAYER_RECORDS.find((r) => r.name === 'SPFH' && r.value === 2) as { idxLevel: string }
+const RH_2M = SURFACE_LAYER_RECORDS.find((r) => r.name === 'RH' && r.value === 2) as { name: string, value: number }
 
 const MB_LEVEL = /^\d+(\.\d+)? mb$/
 
+const SURFACE_LAYER_IDX = new Set(SURFACE_LAYER_RECORDS.map((r) => `${r.name}:${r.idxLevel}`))
+
 /**
- * The `.idx` records a unit needs: the column variables on every isobaric level and HGT at the
- * surface. SPFH when the file has it on isobaric levels, else RH. Chosen by name and level text,
- * never by position.
+ * The `.idx` records a unit needs: the column variables on every isobaric level, HGT at the
+ * surface and the surface layer's near-ground fields. SPFH when the file has it on isobaric
+ * levels, else RH; RH at 2 m only without SPFH at 2 m. Chosen by name and level text, never by
+ * position.
  */
 export function selectIdx (entries: readonly IdxEntry[]): IdxEntry[] {
   const hasSpfh = entries.some((e) => e.name === 'SPFH' && MB_LEVEL.test(e.level))
   const humidity = hasSpfh ? 'SPFH' : 'RH'
+  const hasSpfh2m = entries.some((e) => e.name === 'SPFH' && e.level === SPFH_2M.idxLevel)
   return entries.filter((e) =>
     (MB_LEVEL.test(e.level) && ((PROFILE_VARIABLES as readonly string[]).includes(e.name) || e.name === humidity)) ||
-    (e.name === 'HGT' && e.level === 'surface'))
+    (e.name === 'HGT' && e.level === 'surface') ||
+    (SURFACE_LAYER_IDX.has(`${e.name}:${e.level}`) && !(hasSpfh2m && e.name === 'RH')))
 }
 
 /** Byte ranges (inclusive ends) of the records, in file order, adjacent ones merged. */
@@ -100,12 +116,15 @@ export function extract (spans: readonly Span[], fetched: readonly Uint8Array[])
 /** Gaps up to this size between needed ranges are fetched rather than split into requests. */
 export const MAX_RANGE_GAP = 256 * 1024
 
-/** From a whole scanned file: the messages holding profile fields, concatenated in file order. */
+/** From a whole scanned file: the messages holding a unit's fields (as selectIdx picks), concatenated in file order. */
 export function cutMessages (bytes: Uint8Array, fields: readonly GribField[]): Uint8Array {
   const hasSpfh = fields.some((f) => f.name === 'SPFH' && f.level.type === ISOBARIC)
+  const hasSpfh2m = fields.some((f) => f.name === 'SPFH' && surfaceLayerIndex(f) >= 0 && f.level.value === 2)
   const keep = new Map<number, GribField>()
   for (const f of fields) {
-    if (!isProfileField(f) || (f.name === (hasSpfh ? 'RH' : 'SPFH'))) continue
+    if (!isUnitField(f)) continue
+    if (f.level.type === ISOBARIC && f.name === (hasSpfh ? 'RH' : 'SPFH')) continue
+    if (hasSpfh2m && f.name === RH_2M.name && f.level.value === RH_2M.value && f.level.type !== ISOBARIC) continue
     keep.set(f.offset, f)
   }
   const messages = [...keep.values()].sort((a, b) => a.offset - b.offset)
@@ -142,13 +161,16 @@ export function verifyUnit (bytes: Uint8Array, rs: RunStep): GribField[] {
   const levels = new Map<number, Set<string>>()
   let surface = false
   for (const f of fields) {
-    if (!isProfileField(f)) continue
+    if (!isUnitField(f)) continue
     if (f.referenceTime !== reference || f.stepHours !== rs.step) {
       throw new UpstreamFailure('unusable',
         `${f.name} at byte ${f.offset} is for run ${f.referenceTime} step ${f.stepHours} h, not the requested run ` +
           `${reference} step ${rs.step} h`)
     }
-    if (f.level.type === SURFACE) { surface = true; continue }
+    if (f.level.type !== ISOBARIC) {
+      if (f.name === 'HGT' && f.level.type === SURFACE) surface = true
+      continue
+    }
     const v = f.level.value as number
     let names = levels.get(v)
     if (names === undefined) levels.set(v, names = new Set())
@@ -171,7 +193,7 @@ export function verifyUnit (bytes: Uint8Array, rs: RunStep): GribField[] {
 export function columnLevels (fields: readonly GribField[]): number[] {
   const names = new Map<number, Set<string>>()
   for (const f of fields) {
-    if (f.level.type !== ISOBARIC || !isProfileField(f)) continue
+    if (f.level.type !== ISOBARIC || !isUnitField(f)) continue
     const v = f.level.value as number
     if (!names.has(v)) names.set(v, new Set())
     names.get(v)!.add(f.name)

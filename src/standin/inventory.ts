@@ -11,7 +11,11 @@ export function inventory (bytes: Uint8Array): string {
     const d = f.referenceTime.replace(/[-T:]/g, '').slice(0, 10)
     const level = f.level.type === 100 && f.level.value !== null
       ? isobaricLevelText(f.level.value)
-      : f.level.type === 1 ? 'surface' : `level type ${f.level.type} ${f.level.value ?? ''}`.trim()
+      : f.level.type === 1
+        ? 'surface'
+        : f.level.type === 103 && f.level.value !== null && (f.level2 === null || f.level2.type === 255)
+          ? `${f.level.value} m above ground`
+          : `level type ${f.level.type} ${f.level.value ?? ''}`.trim()
     lines.push(`${n}:${f.offset}:d=${d}:${f.name}:${level}:${f.stepHours === 0 ? 'anl' : `${f.stepHours} hour fcst`}:`)
   }
   return lines.join('\n') + '\n'

@@ -78,10 +78,13 @@ export async function gribFilter (root: string, url: URL, scans: Map<string, Gri
   return { status: 200, type: 'application/octet-stream', bytes: out }
 }
 
-/** The grib filter's name for a field's level: `500_mb`, `0.4_mb`, `surface`. */
+/** The grib filter's name for a field's level: `500_mb`, `0.4_mb`, `surface`, `10_m_above_ground`. */
 function filterLevel (f: GribField): string {
   if (f.level.type === 100 && f.level.value !== null) return `${Number((f.level.value / 100).toPrecision(12))}_mb`
   if (f.level.type === 1) return 'surface'
+  if (f.level.type === 103 && f.level.value !== null && (f.level2 === null || f.level2.type === 255)) {
+    return `${f.level.value}_m_above_ground`
+  }
   return `type_${f.level.type}`
 }
 

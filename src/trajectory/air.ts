@@ -61,6 +61,8 @@ export interface EngineAirOptions {
   /** A pinned model run (epoch ms). */
   run?: number
   units: UnitsRead
+  /** Columns join the surface layer (docs/DESIGN.md §8). */
+  surfaceLayer?: boolean
 }
 
 /** How a flight reads the air: the samples engine's options (answer.ts gives them to provenance). */
@@ -72,7 +74,8 @@ export const AIR_SAMPLE_OPTIONS: SampleOptions = {
 }
 
 export function engineAir (o: EngineAirOptions): Air {
-  const options: SampleOptions = { ...AIR_SAMPLE_OPTIONS, ...(o.run !== undefined ? { run: o.run } : {}) }
+  const options: SampleOptions = { ...AIR_SAMPLE_OPTIONS, ...(o.run !== undefined ? { run: o.run } : {}),
+    ...(o.surfaceLayer === true ? { surfaceLayer: true } : {}) }
   const session = o.engine.session(options, o.accountId)
   // the batch never grows: its milliseconds and (model) grounds are allocated once, and the points
   // over them made again only when the batch's size changes

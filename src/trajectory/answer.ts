@@ -30,6 +30,8 @@ export interface FlightFacts {
   params: FlightParameters[]
   everyTrack: boolean
   modelDensity: boolean
+  /** The air's columns join the surface layer (docs/DESIGN.md §8). */
+  surfaceLayer: boolean
   /** When the request began (epoch ms). */
   started: number
 }
@@ -52,7 +54,7 @@ export async function flightAnswer (
     metadata: { start_datetime: instant(f.started / 1000), complete_datetime: instant(completedMs / 1000) },
     warnings,
     ...(ensemble !== undefined ? { ensemble } : {}),
-    provenance: trajectoryProvenance(units, DESCENT_MODELS[f.modelDensity ? 'model' : 'nasa'])
+    provenance: trajectoryProvenance(units, DESCENT_MODELS[f.modelDensity ? 'model' : 'nasa'], f.surfaceLayer)
   }
 }
 
@@ -87,6 +89,7 @@ function requestEcho (req: TrajectoryRequest, f: FlightFacts): TrajectoryRespons
           member_trajectories: f.everyTrack
         }
       : {}),
+    ...(f.surfaceLayer ? { surface_layer: true } : {}),
     version: 1
   }
 }
@@ -122,9 +125,11 @@ async function ensembleSummary (flights: Flight[], params: FlightParameters[], e
 }
 
 /** Provenance in the schema's order, with the schema's fields (the answer is written by JSON.stringify). */
-function trajectoryProvenance (units: SampleUnit[], descentModel: string): TrajectoryResponse['provenance'] {
+function trajectoryProvenance (
+  units: SampleUnit[], descentModel: string, surfaceLayer: boolean
+): TrajectoryResponse['provenance'] {
   const { model, dataset, attribution, licence_url: licenceUrl, source_url: sourceUrl, processing_version: version,
-    ...methods } = samplesProvenance(AIR_SAMPLE_OPTIONS)
+    ...methods } = samplesProvenance({ ...AIR_SAMPLE_OPTIONS, surfaceLayer })
   const { grid_spacing_degrees: _spacing, ...methodFields } = methods
   return { units, model, dataset, attribution, licence_url: licenceUrl, source_url: sourceUrl,
     processing_version: version, solver: SOLVER, descent_model: descentModel, ...methodFields }

@@ -47,7 +47,9 @@ export class TrajectoryService {
     const { profile, launchMs, stopMs, run, top, spread } = checked
     if (run !== undefined) await checkDataset(this.#o.source, run, launchMs)
     const units = new UnitsRead()
-    const air = engineAir({ engine: this.#o.engine, accountId, units, ...(run !== undefined ? { run } : {}) })
+    const surfaceLayer = req.surface_layer === true
+    const air = engineAir({ engine: this.#o.engine, accountId, units, surfaceLayer,
+      ...(run !== undefined ? { run } : {}) })
     const ground = await launchGround(air, req, launchMs, run)
     const datasetUsed = units.list()[0].model_run_at
     const launchAltitude = req.launch_altitude ?? ground
@@ -70,7 +72,7 @@ export class TrajectoryService {
     const over = overLimit(cost, specs.length, this.#o)
     if (over !== null) throw new FlightInputError([issue('', over.msg, over.type)])
     const facts = { profile, launchMs, stopMs, launchAltitude, topAltitude, datasetUsed, spread, params, everyTrack,
-      modelDensity, started }
+      modelDensity, surfaceLayer, started }
     return {
       cost,
       fly: async () => await flightAnswer(req, await fly(specs, air), units.list(), facts, now())

@@ -5,12 +5,14 @@ import type { OpenPage } from './browser.js'
 import type { TestService } from './service.js'
 
 export const HEIGHTS = [500, 1000, 2000, 3000, 5000, 8000, 12000]
+// the page asks with the near-ground fields on (its default), and so do these
 export const PROFILE = {
-  latitude: 52.23, longitude: 21.01, time: '2020-08-04T18:00:00Z', altitudes_m: HEIGHTS, altitude_reference: 'agl'
+  latitude: 52.23, longitude: 21.01, time: '2020-08-04T18:00:00Z', altitudes_m: HEIGHTS, altitude_reference: 'agl',
+  surface_layer: true
 }
 export const FLIGHT = {
   profile: 'standard_profile', launch_latitude: 52.2297, launch_longitude: 21.0122,
-  launch_datetime: '2020-08-04T12:00:00Z', ascent_rate: 5, burst_altitude: 30000, descent_rate: 5
+  launch_datetime: '2020-08-04T12:00:00Z', ascent_rate: 5, burst_altitude: 30000, descent_rate: 5, surface_layer: true
 }
 
 /** The same request the page makes, straight to the API, to compare what the page shows. */

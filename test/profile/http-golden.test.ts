@@ -6,6 +6,7 @@ import { startTestService, assertSchema } from '../helpers/service.js'
 import { startSampleUpstream, buildSampleTree } from '../helpers/upstream.js'
 import { AtmosphereResponse } from '../../src/contract/schemas.js'
 import { repoUrl } from '../helpers/paths.js'
+import { closeTo } from '../helpers/golden.js'
 
 interface Case {
   name: string
@@ -18,11 +19,6 @@ interface Case {
 const load = async (name: string): Promise<Case[]> =>
   JSON.parse(await readFile(repoUrl(`test/fixtures/profiles/${name}`), 'utf8')) as Case[]
 
-function close (t: Test, actual: number, expected: number, field: string, where: string): void {
-  const near = field === 'specific_humidity_kg_kg' ? 1e-10 : 1e-4
-  const ok = Math.abs(actual - expected) <= Math.max(near, 1e-5 * Math.abs(expected))
-  t.ok(ok, `${where} ${field}`, ok ? {} : { actual, expected })
-}
 
 async function checkCase (t: Test, url: string, key: string, c: Case, humidity: string): Promise<void> {
   const res = await fetch(`${url}/v1/atmosphere/profile`, {
@@ -32,7 +28,7 @@ async function checkCase (t: Test, url: string, key: string, c: Case, humidity: 
   if (c.expected.error === 'outside_vertical_range') {
     t.equal(res.status, 409, '409 outside_vertical_range')
     t.equal(body.code, 'outside_vertical_range')
-    for (const [k, v] of Object.entries(c.expected.coverage)) close(t, body.coverage[k], v as number, k, 'coverage')
+    for (const [k, v] of Object.entries(c.expected.coverage)) closeTo(t, body.coverage[k], v as number, k, 'coverage')
     return
   }
   t.equal(res.status, 200, JSON.stringify(body).slice(0, 300))
@@ -44,19 +40,19 @@ async function checkCase (t: Test, url: string, key: string, c: Case, humidity: 
   t.match(body.provenance.source_sha256, /^[0-9a-f]{64}$/)
   t.equal(body.provenance.sampled_latitude, c.expected.sampled_latitude)
   t.equal(body.provenance.sampled_longitude, c.expected.sampled_longitude)
-  close(
+  closeTo(
     t,
     body.model_ground_elevation_m_msl,
     c.expected.model_ground_elevation_m_msl,
     'model_ground_elevation_m_msl',
     'ground'
   )
-  close(t, body.ground_elevation_m_msl, c.expected.ground_elevation_m_msl, 'ground_elevation_m_msl', 'ground')
+  closeTo(t, body.ground_elevation_m_msl, c.expected.ground_elevation_m_msl, 'ground_elevation_m_msl', 'ground')
   t.equal(body.ground_source, c.request.ground_elevation_m_msl == null ? 'model' : 'caller')
-  for (const [k, v] of Object.entries(c.expected.coverage)) close(t, body.coverage[k], v as number, k, 'coverage')
+  for (const [k, v] of Object.entries(c.expected.coverage)) closeTo(t, body.coverage[k], v as number, k, 'coverage')
   t.equal(body.levels.length, c.expected.levels.length)
   c.expected.levels.forEach((level: Record<string, number>, n: number) => {
-    for (const [k, v] of Object.entries(level)) close(t, body.levels[n][k], v, k, `level ${n}`)
+    for (const [k, v] of Object.entries(level)) closeTo(t, body.levels[n][k], v, k, `level ${n}`)
   })
 }
 

@@ -15,7 +15,7 @@ import { repoUrl } from '../helpers/paths.js'
 const SAMPLE = repoUrl('data/sample/gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f006')
 const bytes = new Uint8Array(await readFile(SAMPLE))
 const { layout, values } = decodeTile(bytes, scanMessages(bytes), undefined, false)
-const piece = (key: string): SamplePiece => ({ key, layout, values })
+const piece = (key: string): SamplePiece => ({ key, surfaceKey: `${key}+surface`, layout, values })
 
 function stableOrder (keys: Uint32Array, start: number, end: number): number[] {
   const points = Array.from({ length: end - start }, (_, k) => start + k)

@@ -30,8 +30,9 @@ t.test('ten million latitudes (30 MB) are refused by their count, as fast as the
   t.equal(res.status, 400)
   t.equal(res.body.errors[0].type, 'too_long')
   t.same(res.body.errors[0].loc, ['body', 'latitude'])
-  // sending and parsing 30 MB is most of it (~0.6 s here), what any body within the 32 MB limit costs
-  t.ok(res.ms < 2000, `answered in ${res.ms.toFixed(0)} ms`)
+  // sending and parsing 30 MB is most of it (~0.6 s on a quiet machine, 3 s seen with the suite's
+  // other jobs beside it), what any body within the 32 MB limit costs; before the bound: dead in 44 s
+  t.ok(res.ms < 8000, `answered in ${res.ms.toFixed(0)} ms`)
   t.ok(server.alive())
 })
 

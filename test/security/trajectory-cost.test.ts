@@ -56,7 +56,8 @@ t.test('three of the largest flights allowed at once leave /healthz answering', 
     t.equal(res.status, 200)
     t.equal(res.body.ensemble.member_predictions.length, 1000)
   }
-  t.ok(slowest < 750, `/healthz answered within ${slowest.toFixed(0)} ms while ${answers[0].bytes} bytes were ` +
+  // ~0.5 s on a quiet machine, 3.6 s seen with the suite's other jobs beside it; before: 15 s
+  t.ok(slowest < 6000, `/healthz answered within ${slowest.toFixed(0)} ms while ${answers[0].bytes} bytes were ` +
     'made three times')
   t.ok(server.alive())
   const grown = (await server.rss()) - before

@@ -1,9 +1,9 @@
 // The raw disk cache: bounded in bytes with the least recently used units out first, indexed
 // without blocking at start, and never serving bytes that no longer match their sha256.
 import t from 'tap'
-import { readFile, utimes, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { DiskCache, sha256Hex } from '../../src/source/disk-cache.js'
+import { DiskCache, RAW_DIR, sha256Hex } from '../../src/source/disk-cache.js'
 import { tempDir } from './helpers.js'
 
 const unit = (n: number, size = 1000): Uint8Array => Uint8Array.from({ length: size }, (_, k) => (k * 7 + n) % 251)
@@ -37,7 +37,7 @@ t.test('a restart indexes the directory without blocking, oldest first by use', 
   await first.ready()
   for (const n of [1, 2, 3]) await put(first, `gfs/u${n}`, unit(n))
   // u2 was used last before the restart, u3 first
-  const raw = (n: number) => join(dir, 'raw', `gfs/u${n}.grib2`)
+  const raw = (n: number) => join(dir, RAW_DIR, `gfs/u${n}.grib2`)
   await utimes(raw(3), new Date(1000), new Date(1000))
   await utimes(raw(1), new Date(2000), new Date(2000))
   await utimes(raw(2), new Date(3000), new Date(3000))
@@ -55,7 +55,7 @@ t.test('bytes that no longer match their record are removed, never served', asyn
   await cache.ready()
   const bytes = unit(9)
   await put(cache, 'gfs/u9', bytes)
-  const path = join(dir, 'raw', 'gfs/u9.grib2')
+  const path = join(dir, RAW_DIR, 'gfs/u9.grib2')
   await writeFile(path, (await readFile(path)).subarray(0, 500)) // truncated on disk
   t.equal(await cache.get('gfs/u9'), null)
   t.notOk(cache.has('gfs/u9'))
@@ -72,4 +72,17 @@ t.test('a unit another instance put in a shared directory is found by get', asyn
   t.notOk(b.has('gfs/shared'), 'b\'s index does not know it yet')
   t.ok(await b.get('gfs/shared'))
   t.ok(b.has('gfs/shared'), 'now it does')
+})
+
+t.test('units of an older content (before the surface layer) are removed at start, never served', async (t) => {
+  const dir = await tempDir(t, 'disk')
+  const bytes = unit(1)
+  await mkdir(join(dir, 'raw', 'gfs'), { recursive: true })
+  await writeFile(join(dir, 'raw', 'gfs/u1.grib2'), bytes)
+  await writeFile(join(dir, 'raw', 'gfs/u1.json'), JSON.stringify(record('gfs/u1', bytes)))
+  const cache = new DiskCache(dir)
+  await cache.ready()
+  t.notOk(cache.has('gfs/u1'), 'not indexed')
+  t.equal(await cache.get('gfs/u1'), null, 'not served')
+  t.equal(await stat(join(dir, 'raw')).catch(() => null), null, 'the old folder is gone')
 })

@@ -5,7 +5,7 @@ import { MemoryStore } from '../../src/accounts/index.js'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { decodeField, scanMessages } from '../../src/grib/index.js'
-import { MAX_RANGE_GAP, bridge, extract, isProfileField } from '../../src/source/unit.js'
+import { MAX_RANGE_GAP, bridge, extract, isUnitField } from '../../src/source/unit.js'
 import { SourceError, type Resolution } from '../../src/source/index.js'
 import { startSampleUpstream } from '../helpers/upstream.js'
 import { at, harness, metricValue, rejection } from './helpers.js'
@@ -34,7 +34,9 @@ t.test('50 concurrent requests for one cold unit: one upstream fetch, one charge
   t.equal(u.url, `${server.bucketUrl}/${F006}`)
   t.ok(u.retrievedAt.getTime() <= Date.now() && u.retrievedAt.getTime() > Date.now() - 60_000)
   // the unit holds only the profile's fields: HGT/TMP on 34 levels, RH/UGRD/VGRD on 31, HGT:surface
-  t.equal(u.fields.length, 34 * 2 + 31 * 3 + 1)
+  // 34 levels of HGT and RH, 31 of TMP, UGRD and VGRD, surface HGT, and 21 near-ground fields of
+  // the surface layer (PRES at the surface and 80 m, TMP 2/80/100 m, SPFH 2/80 m, wind 10…100 m)
+  t.equal(u.fields.length, 34 * 2 + 31 * 3 + 1 + 21)
   t.ok(u.bytes.length < 1_092_817 / 2, 'cut to the needed messages')
   t.equal(await metricValue(h.registry, 'aloft_upstream_attempts_total'), 1)
 
@@ -79,7 +81,9 @@ t.test('.idx byte ranges: only the needed fields, near ranges fetched together',
   const ranged = server.requests.slice(before).filter((q) => q.range !== null)
   t.ok(ranged.length >= 1, `${ranged.length} range request(s)`)
   t.ok(ranged.every((q) => q.status === 206))
-  t.equal(u.fields.length, 34 * 2 + 31 * 3 + 1)
+  // 34 levels of HGT and RH, 31 of TMP, UGRD and VGRD, surface HGT, and 21 near-ground fields of
+  // the surface layer (PRES at the surface and 80 m, TMP 2/80/100 m, SPFH 2/80 m, wind 10…100 m)
+  t.equal(u.fields.length, 34 * 2 + 31 * 3 + 1 + 21)
   t.equal((await h.store.allowance(h.account)).upstream_attempts, 1, 'many range requests, one attempt')
   // byte ranges never overlap, and no two are closer than the gap that would have bridged them
   const spans = ranged.map((q) => /bytes=(\d+)-(\d*)/.exec(q.range!)!.slice(1).map(Number)).sort((a, b) => a[0] - b[0])
@@ -87,7 +91,9 @@ t.test('.idx byte ranges: only the needed fields, near ranges fetched together',
     t.ok(spans[k][0] > spans[k - 1][1] + 1 + MAX_RANGE_GAP, `range ${k} is far from the previous`)
   }
   const whole = await readFile(join(root, 'gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f006'))
-  const wanted = scanMessages(new Uint8Array(whole)).filter(isProfileField)
+  // RH at 2 m is carried only where SPFH at 2 m is not (this file has both)
+  const wanted = scanMessages(new Uint8Array(whole))
+    .filter((f) => isUnitField(f) && !(f.name === 'RH' && f.level.type === 103))
   t.equal(
     u.bytes.length,
     [...new Map(wanted.map((f) => [f.offset, f.length])).values()].reduce((n, l) => n + l, 0),

@@ -18,9 +18,12 @@ const LEVELS = 'lev_0.01_mb=on&lev_0.02_mb=on&lev_0.04_mb=on&lev_0.07_mb=on&lev_
   'lev_20_mb=on&lev_30_mb=on&lev_40_mb=on&lev_50_mb=on&lev_70_mb=on&lev_100_mb=on&lev_150_mb=on&' +
   'lev_200_mb=on&lev_250_mb=on&lev_300_mb=on&lev_350_mb=on&lev_400_mb=on&lev_450_mb=on&lev_500_mb=on&' +
   'lev_550_mb=on&lev_600_mb=on&lev_650_mb=on&lev_700_mb=on&lev_750_mb=on&lev_800_mb=on&lev_850_mb=on&' +
-  'lev_900_mb=on&lev_925_mb=on&lev_950_mb=on&lev_975_mb=on&lev_1000_mb=on&lev_surface=on'
+  'lev_900_mb=on&lev_925_mb=on&lev_950_mb=on&lev_975_mb=on&lev_1000_mb=on&lev_surface=on&' +
+  // the surface layer's near-ground fields (docs/DESIGN.md §8)
+  'lev_2_m_above_ground=on&lev_10_m_above_ground=on&lev_20_m_above_ground=on&lev_30_m_above_ground=on&' +
+  'lev_40_m_above_ground=on&lev_50_m_above_ground=on&lev_80_m_above_ground=on&lev_100_m_above_ground=on'
 const FILTER_QUERY = 'dir=%2Fgfs.20200804%2F12%2Fatmos&file=gfs.t12z.pgrb2.0p25.f006' +
-  '&var_HGT=on&var_RH=on&var_SPFH=on&var_TMP=on&var_UGRD=on&var_VGRD=on' +
+  '&var_HGT=on&var_PRES=on&var_RH=on&var_SPFH=on&var_TMP=on&var_UGRD=on&var_VGRD=on' +
   `&${LEVELS}&subregion=&leftlon=21&rightlon=21.75&toplat=52.75&bottomlat=52`
 
 t.test('pure: NOAA URLs of a unit', async (t) => {
@@ -63,13 +66,17 @@ t.test('.idx ranges of a real current-GFS inventory (kerchunk 2023-11-04 f000)',
   t.equal(entries.length, 696)
   const chosen = selectIdx(entries)
   t.equal(chosen.filter((e) => e.name === 'SPFH').length > 0, true, 'SPFH chosen over RH')
-  t.equal(chosen.filter((e) => e.name === 'RH').length, 0)
+  t.equal(chosen.filter((e) => e.name === 'RH').length, 0, 'no RH, at 2 m neither (SPFH at 2 m is there)')
   t.ok(chosen.some((e) => e.name === 'HGT' && e.level === 'surface'))
-  t.equal(chosen.length, 206, 'HGT, TMP, SPFH, UGRD, VGRD on 41 levels + HGT:surface')
+  t.equal(chosen.length, 206 + 21,
+    'HGT, TMP, SPFH, UGRD, VGRD on 41 levels + HGT:surface + the surface layer\'s 21 near-ground fields')
+  t.equal(chosen.filter((e) => / m above ground$/.test(e.level)).length, 20)
+  t.ok(chosen.some((e) => e.name === 'PRES' && e.level === 'surface'))
   const ranges = coalesce(chosen).map((r) => `bytes=${r.start}-${r.end ?? ''}`)
-  t.equal(ranges.length, 125, 'adjacent records merged')
+  t.equal(ranges.length, 128, 'adjacent records merged')
   t.same(ranges.slice(0, 3), ['bytes=7347236-8862209', 'bytes=8886320-9826682', 'bytes=12325237-13374964'])
-  t.same(ranges.slice(-2), ['bytes=408153217-409102750', 'bytes=411002863-411495305'])
+  // (wind 20…100 m, TMP, SPFH and PRES at 80 m and TMP at 100 m are adjacent in the file: one range)
+  t.same(ranges.slice(-2), ['bytes=423120030-425024478', 'bytes=455258033-470665732'])
 })
 
 t.test('noaa against the stand-in: listings, filter query, bucket fallback with ranges', async (t) => {

@@ -5,6 +5,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { buildSampleTree } from '../helpers/upstream.js'
 import { at, harness, rejection, tempDir } from './helpers.js'
+import { RAW_DIR } from '../../src/source/disk-cache.js'
 
 const P = { latitude: 52.2, longitude: 21.0, quality: 'best_available' as const }
 
@@ -16,7 +17,8 @@ t.test('directory mirror with .idx: only the needed messages are read', async (t
   const h = await harness(t, { setting: { kind: 'mirror', location: root } })
   const r = await h.source.resolve({ ...P, time: at('2020-08-04T18:00:00Z'), accountId: h.account })
   const u = await h.source.fetch(r, { accountId: h.account })
-  t.equal(u.fields.length, 34 * 2 + 31 * 3 + 1)
+  // the column's fields and the surface layer's 21 near-ground ones (RH at 2 m left: SPFH is there)
+  t.equal(u.fields.length, 34 * 2 + 31 * 3 + 1 + 21)
   t.equal(u.url, join(root, 'gfs.20200804/12/atmos/gfs.t12z.pgrb2.0p25.f006'))
   t.equal((await h.store.allowance(h.account)).upstream_attempts, 1, 'a mirror fetch is an attempt too')
 
@@ -35,7 +37,7 @@ t.test('directory mirror with .idx: only the needed messages are read', async (t
     '3:4000000:d=2020080412:TMP:500 mb:6 hour fcst:\n' +
     '4:5000000:d=2020080412:ABSV:400 mb:6 hour fcst:\n'
   )
-  await rm(join(h.cacheDir, 'raw'), { recursive: true })
+  await rm(join(h.cacheDir, RAW_DIR), { recursive: true })
   t.match(
     await rejection(h.source.fetch(r, { accountId: h.account })),
     { code: 'unusable_source_column', detail: /runs past the file/ }
@@ -61,7 +63,7 @@ t.test('a corrupt raw cache entry is dropped and fetched again', async (t) => {
   const h = await harness(t, { setting: { kind: 'mirror', location: root } })
   const r = await h.source.resolve({ ...P, time: at('2020-08-15T12:00:00Z'), accountId: h.account })
   const first = await h.source.fetch(r, { accountId: h.account })
-  await writeFile(join(h.cacheDir, 'raw', 'gfs/2020081512/f000.grib2'), 'garbage')
+  await writeFile(join(h.cacheDir, RAW_DIR, 'gfs/2020081512/f000.grib2'), 'garbage')
   const again = await h.source.fetch(r, { accountId: h.account })
   t.equal(again.fromCache, false)
   t.equal(again.sha256, first.sha256)

@@ -9,22 +9,10 @@ import { validatorFor } from '../../src/contract/validate.js'
 import { TrajectoryResponse } from '../../src/contract/trajectory.js'
 import { greatCircleKm } from '../../src/trajectory/models.js'
 import { repoUrl } from '../helpers/paths.js'
+import { sameFlight, type FlightCase } from '../helpers/golden.js'
 
-interface RefPoint { datetime: string, latitude: number, longitude: number, altitude: number }
-interface Case {
-  name: string
-  request: Record<string, unknown>
-  expected: {
-    prediction: Array<{ stage: string, trajectory: RefPoint[] }>
-    warnings: Record<string, { count: number }>
-    launch_altitude: number
-  }
-}
-const cases = JSON.parse(readFileSync(repoUrl('test/fixtures/trajectory/golden.json'), 'utf8')) as Case[]
+const cases = JSON.parse(readFileSync(repoUrl('test/fixtures/trajectory/golden.json'), 'utf8')) as FlightCase[]
 const isResponse = validatorFor(TrajectoryResponse)
-
-const DEGREES = 1e-5
-const METRES = 0.5
 
 t.test('flights equal the reference, point by point', async (t) => {
   const service = await startTestService(t)
@@ -39,22 +27,7 @@ t.test('flights equal the reference, point by point', async (t) => {
       const body = await res.json() as TrajectoryResponse
       t.equal(res.status, 200, JSON.stringify(body).slice(0, 300))
       t.ok(isResponse(body), 'a TrajectoryResponse')
-      t.same(body.prediction.map((s) => [s.stage, s.trajectory.length]),
-        c.expected.prediction.map((s) => [s.stage, s.trajectory.length]), 'the same stages and points')
-      const wrong: string[] = []
-      body.prediction.forEach((s, k) => s.trajectory.forEach((p, i) => {
-        const e = c.expected.prediction[k]?.trajectory[i]
-        if (e === undefined) return
-        const dLon = Math.abs(((p.longitude - e.longitude + 540) % 360) - 180)
-        if (p.datetime !== e.datetime || Math.abs(p.latitude - e.latitude) > DEGREES || dLon > DEGREES ||
-          Math.abs(p.altitude - e.altitude) > METRES) {
-          wrong.push(`${s.stage}[${i}] ${JSON.stringify(p)} ≠ ${JSON.stringify(e)}`)
-        }
-      }))
-      t.same(wrong.slice(0, 5), [], 'every point within 1e-5° and 0.5 m, at the same instant')
-      t.same(Object.fromEntries(Object.entries(body.warnings).map(([k, w]) => [k, w.count])),
-        Object.fromEntries(Object.entries(c.expected.warnings).map(([k, w]) => [k, w.count])), 'warnings counted')
-      t.ok(Math.abs(body.request.launch_altitude - c.expected.launch_altitude) < 1e-6, 'launch altitude')
+      sameFlight(t, body, c.expected)
     })
   }
 })

@@ -40,6 +40,19 @@ t.test('the explorer in Chromium', { skip: skip ?? false }, async (t) => {
       els.filter((e) => ((e as unknown as { labels?: { length: number } }).labels?.length ?? 0) === 0)
         .map((e) => e.id))
     t.same(unlabelled, [], 'every input has a label')
+
+    // the near-ground fields, on by default, serve the default range (0–15 000 m) at the default point
+    t.ok(await p.page.isChecked('#p-surface') && await p.page.isChecked('#f-surface'),
+      'near-ground fields on by default in both panels')
+    t.equal(await useKey(p, key), 'ok')
+    await p.page.check('#p-mode-range')
+    t.same([await p.page.inputValue('#p-from'), await p.page.inputValue('#p-to')], ['0', '15000'], 'the default range')
+    await p.page.click('#profile-submit')
+    await p.page.waitForFunction(() => (globalThis as any).document
+      .querySelectorAll('#chart-temperature .s-temperature .point').length === 31)
+    t.pass('the 31 heights of the default range are answered, 0 m AGL among them')
+    t.equal((await p.page.$$('#chart-wind .surface-layer rect')).length, 1, 'the near-ground part is marked')
+    t.match(await p.page.textContent('#profile-provenance'), 'the model\'s own 2–100 m fields')
     t.same(p.errors, [], 'no console errors')
   })
 

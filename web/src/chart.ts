@@ -31,6 +31,8 @@ export interface ProfileChart {
   series: Series[]
   /** The served height range in the chart's reference [min, max]. */
   coverage: [number, number]
+  /** The part served by the model's near-ground fields [ground, top], marked; null: none. */
+  surfaceLayer?: [number, number] | null
   /** Drawn in a strip at the right (wind barbs). */
   strip?: (g: SVGGElement, y: (h: number) => number, x: number) => void
 }
@@ -62,6 +64,10 @@ export function drawProfileChart (figure: HTMLElement, spec: ProfileChart): void
   const [c0, c1] = spec.coverage
   if (c0 > d0) band(svg, y(c0), y(d0), right, `below the model column (${num(c0, 0)} m)`)
   if (c1 < d1) band(svg, top, y(c1), right, `above the model column (${num(c1, 0)} m)`)
+  if (spec.surfaceLayer != null) {
+    const [s0, s1] = spec.surfaceLayer
+    band(svg, y(Math.min(s1, d1)), y(Math.max(s0, d0)), right, 'near-ground fields', 'surface-layer')
+  }
 
   yAxis(svg, y, spec.heightLabel, right)
   xAxis(svg, x, H - M.bottom, spec.xLabel, 'bottom')
@@ -101,8 +107,10 @@ function extent (values: number[]): [number, number] {
   return [lo, hi]
 }
 
-function band (svg: SVGSVGElement, y0: number, y1: number, right: number, label: string): void {
-  const g = svgEl('g', { class: 'outside-column' }, svg)
+function band (
+  svg: SVGSVGElement, y0: number, y1: number, right: number, label: string, cls = 'outside-column'
+): void {
+  const g = svgEl('g', { class: cls }, svg)
   titled(svgEl('rect', { x: M.left, y: y0, width: W - right - M.left, height: Math.max(0, y1 - y0) }, g), label)
   if (y1 - y0 > 12) svgEl('text', { x: W - right - 4, y: y0 + 11, 'text-anchor': 'end' }, g).textContent = label
 }

@@ -30,7 +30,8 @@ export function readFlightForm (caps: Capabilities | null): Checked<TrajectoryRe
     launch_latitude: number('f-lat', 'launch latitude (or click the map)'),
     launch_longitude: number('f-lon', 'launch longitude (or click the map)'),
     launch_datetime: time('f-time'),
-    ascent_rate: number('f-ascent', 'ascent rate')
+    ascent_rate: number('f-ascent', 'ascent rate'),
+    surface_layer: byId<HTMLInputElement>('f-surface').checked
   }
   if (field('f-altitude') !== '') body.launch_altitude = number('f-altitude', 'launch altitude, or leave it empty')
   if (profile === 'float_profile') {

@@ -58,7 +58,7 @@ async function askProfile (ev: Event): Promise<void> {
   try {
     const answer = await busy('profile', () => api.profile(body))
     byId('profile-result').hidden = false
-    renderProfile(answer, body.altitude_reference)
+    renderProfile(answer, body.altitude_reference, caps)
   } catch (err) {
     byId('profile-result').hidden = true
     showError('profile-error', err, { id: 'profile-form', fieldFor: profileField })

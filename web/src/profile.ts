@@ -38,7 +38,8 @@ export function readProfileForm (caps: Capabilities | null): Checked<AtmosphereR
       longitude: lon,
       time: time.iso,
       altitudes_m: heights,
-      altitude_reference: byId<HTMLSelectElement>('p-ref').value as AtmosphereRequest['altitude_reference']
+      altitude_reference: byId<HTMLSelectElement>('p-ref').value as AtmosphereRequest['altitude_reference'],
+      surface_layer: byId<HTMLInputElement>('p-surface').checked
     }
   }
 }
@@ -54,6 +55,7 @@ export const profileField: FieldFor = (path) => {
     case 'time': return { id: 'p-time' }
     case 'altitudes_m': return { id: heightsInput(), unit: ' m' }
     case 'altitude_reference': return { id: 'p-ref' }
+    case 'surface_layer': return { id: 'p-surface' }
     default: return null
   }
 }
@@ -79,13 +81,14 @@ function readHeights (): number[] | string {
   return heights
 }
 
-export function renderProfile (answer: AtmosphereResponse, reference: 'agl' | 'msl'): void {
+export function renderProfile (answer: AtmosphereResponse, reference: 'agl' | 'msl', caps: Capabilities | null): void {
   const levels = answer.levels
   const heights = levels.map((l) => reference === 'agl' ? l.altitude_agl_m : l.altitude_msl_m)
   const cov = answer.coverage
   const coverage: [number, number] = reference === 'agl'
     ? [cov.minimum_agl_m, cov.maximum_agl_m]
     : [cov.minimum_msl_m, cov.maximum_msl_m]
+  const surfaceLayer = surfaceLayerPart(answer, reference, caps)
   const heightLabel = `height ${reference.toUpperCase()} (m)`
   const dew = levels.map((l) => dewPointLiquid(l.specific_humidity_kg_kg, l.pressure_pa))
   const series = (name: string, cls: string, raw: number[], unit: string, digits: number,
@@ -93,14 +96,14 @@ export function renderProfile (answer: AtmosphereResponse, reference: 'agl' | 'm
     ({ name, cls, marker, raw, values: raw.map(shown), unit, digits })
 
   drawProfileChart(byId('chart-temperature'), {
-    title: 'Temperature and dew point', heights, heightLabel, xLabel: '°C', coverage,
+    title: 'Temperature and dew point', heights, heightLabel, xLabel: '°C', coverage, surfaceLayer,
     series: [
       series('temperature', 's-temperature', levels.map((l) => l.temperature_k), '°C', 1, celsius),
       series('dew point', 's-dewpoint', dew, '°C', 1, celsius, 'square')
     ]
   })
   drawProfileChart(byId('chart-wind'), {
-    title: 'Wind speed and direction', heights, heightLabel, xLabel: 'speed (m/s)', coverage,
+    title: 'Wind speed and direction', heights, heightLabel, xLabel: 'speed (m/s)', coverage, surfaceLayer,
     topLabel: 'direction from (°)', topDomain: [0, 360],
     series: [
       series('speed', 's-speed', levels.map((l) => l.wind_speed_ms), 'm/s', 1),
@@ -116,15 +119,29 @@ export function renderProfile (answer: AtmosphereResponse, reference: 'agl' | 'm
     }
   })
   drawProfileChart(byId('chart-humidity'), {
-    title: 'Relative humidity', heights, heightLabel, xLabel: '% (over liquid water)', coverage,
+    title: 'Relative humidity', heights, heightLabel, xLabel: '% (over liquid water)', coverage, surfaceLayer,
     series: [series('relative humidity', 's-humidity', levels.map((l) => l.relative_humidity_pct), '%', 0)]
   })
   drawProfileChart(byId('chart-density'), {
-    title: 'Air density', heights, heightLabel, xLabel: 'kg/m³', coverage,
+    title: 'Air density', heights, heightLabel, xLabel: 'kg/m³', coverage, surfaceLayer,
     series: [series('density', 's-density', levels.map((l) => l.density_kg_m3), 'kg/m³', 3)]
   })
   renderTable(answer, dew)
   renderProvenance(answer, reference)
+}
+
+/**
+ * The heights (in the chart's reference) served by the model's near-ground fields: from the model
+ * ground to its highest field (capabilities name them); null when the column has no surface layer.
+ */
+function surfaceLayerPart (
+  answer: AtmosphereResponse, reference: 'agl' | 'msl', caps: Capabilities | null
+): [number, number] | null {
+  if (answer.provenance.surface_layer !== 'gfs_height_above_ground') return null
+  const top = Math.max(...(caps?.surface_layer.fields.flatMap((f) => f.heights_m_agl) ?? [100]))
+  const ground = answer.model_ground_elevation_m_msl
+  const shift = reference === 'agl' ? answer.ground_elevation_m_msl : 0
+  return [ground - shift, ground + top - shift]
 }
 
 /** Soft hyphens (\u00AD) let the long words break, so every column fits a ~560 px panel. */
@@ -176,7 +193,13 @@ function renderProvenance (answer: AtmosphereResponse, reference: 'agl' | 'msl')
       `ground at ${num(answer.ground_elevation_m_msl, 1)} m above sea level, from ${ground}.`,
     `This point's model column serves ${num(reference === 'agl' ? answer.coverage.minimum_agl_m
       : answer.coverage.minimum_msl_m, 0)}–${num(reference === 'agl' ? answer.coverage.maximum_agl_m
-      : answer.coverage.maximum_msl_m, 0)} m ${reference.toUpperCase()} (shaded outside on the charts).`
+      : answer.coverage.maximum_msl_m, 0)} m ${reference.toUpperCase()} (shaded outside on the charts).`,
+    p.surface_layer === undefined
+      ? 'The column is the pressure levels alone (near-ground fields not asked for).'
+      : p.surface_layer === 'gfs_height_above_ground'
+        ? 'Near the ground the column is the model\'s own 2–100 m fields (marked on the charts), wind under ' +
+          '10 m by the 1/7 power law.'
+        : 'This model file lacks the near-ground fields: the column is the pressure levels alone.'
   ]
   for (const line of lines) htmlEl('p', {}, line, box)
   const sha = htmlEl('p', {}, 'Source bytes (sha256): ', box)

@@ -4,7 +4,9 @@ import {
   TRAJECTORY_WARNINGS, ARROW_STREAM, INTERPOLATIONS, SAMPLE_FIELDS, SAMPLE_STATUSES, routeById
 } from '../../contract/index.js'
 import { STEP_S } from '../../trajectory/index.js'
-import { INTERFACE_VERSION, METHODS, PROCESSING_VERSION, SOURCE_FACTS } from '../../atmosphere/index.js'
+import {
+  INTERFACE_VERSION, METHODS, PROCESSING_VERSION, SOURCE_FACTS, SURFACE_FIELDS, WIND_FIELD_HEIGHT_M, surfaceLayerMethods
+} from '../../atmosphere/index.js'
 import type { Config } from '../../config/index.js'
 import type { SourceDescription } from '../../source/index.js'
 
@@ -89,6 +91,25 @@ export function buildCapabilities (config: Config, source: SourceDescription | u
     altitude_references: [...ALTITUDE_REFERENCES],
     quality_options: [...QUALITY_OPTIONS],
     default_quality: 'best_available',
+    surface_layer: {
+      option: 'surface_layer',
+      routes: ['POST /v1/atmosphere/profile', 'POST /v1/atmosphere/samples', 'POST /v1/atmosphere/trajectory',
+        'GET /v1/atmosphere/trajectory'],
+      fields: surfaceLayerFields(),
+      wind_below_m_agl: WIND_FIELD_HEIGHT_M,
+      ...surfaceLayerMethods(METHODS.vertical_interpolation)
+    },
     methods: { ...METHODS }
   }
+}
+
+/** The surface layer's fields, grouped by variable, as capabilities lists them. */
+function surfaceLayerFields (): Array<{ variable: string, heights_m_agl: number[] }> {
+  const out: Array<{ variable: string, heights_m_agl: number[] }> = []
+  for (const [variable, h] of SURFACE_FIELDS) {
+    const last = out[out.length - 1]
+    if (last?.variable === variable) last.heights_m_agl.push(h)
+    else out.push({ variable, heights_m_agl: [h] })
+  }
+  return out
 }

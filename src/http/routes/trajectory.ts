@@ -14,11 +14,13 @@ const NUMERIC = new Set(['launch_latitude', 'launch_longitude', 'launch_altitude
   'descent_rate', 'float_altitude', 'version', 'members', 'ascent_rate_sd', 'burst_altitude_sd', 'descent_rate_sd',
   'seed'])
 
+const FLAGS = new Set(['member_trajectories', 'surface_layer'])
+
 /** A query value as JSON would carry it: numbers for the numeric fields, booleans for flags. */
 function typed (name: string, raw: unknown): unknown {
   if (typeof raw !== 'string') return raw
   if (NUMERIC.has(name)) return NUMBER.test(raw) ? Number(raw) : raw
-  if (name === 'member_trajectories') return raw === 'true' ? true : raw === 'false' ? false : raw
+  if (FLAGS.has(name)) return raw === 'true' ? true : raw === 'false' ? false : raw
   return raw
 }
 
