@@ -78,3 +78,13 @@ t.test('every variable is documented in the README', async (t) => {
   const readme = await readFile(repoUrl('README.md'), 'utf8')
   for (const v of VARIABLES) t.match(readme, `\`${v.name}\``, v.name)
 })
+
+t.test('the CLI\'s own variables (ALOFT_URL, ALOFT_API_KEY) are known, not refused as typos', async (t) => {
+  t.doesNotThrow(() => loadConfig({ ALOFT_URL: 'http://127.0.0.1:9', ALOFT_API_KEY: 'aloft_x' }))
+})
+
+t.test('ALOFT_UPSTREAM_PER_MINUTE unset is its default for the source\'s kind', async (t) => {
+  t.equal(loadConfig({}).upstreamPerMinute, 100)
+  t.equal(loadConfig({ ALOFT_SOURCE: 'mirror:/srv/gfs' }).upstreamPerMinute, 6000)
+  t.equal(loadConfig({ ALOFT_UPSTREAM_PER_MINUTE: '30' }).upstreamPerMinute, 30)
+})

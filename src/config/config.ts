@@ -26,8 +26,8 @@ export interface Config {
   interpolateIn: 'worker' | 'main'
   tileDegrees: number
   upstreamConcurrency: number
-  /** undefined: the source's own default (100/min for NOAA and filters, more for mirrors). */
-  upstreamPerMinute: number | undefined
+  /** Unset: UPSTREAM_PER_MINUTE_DEFAULT for the source's kind. */
+  upstreamPerMinute: number
   upstreamTimeoutMs: number
   /** One deadline for everything a request waits for upstream data: queue, single flight, requests, retries. */
   fetchDeadlineMs: number

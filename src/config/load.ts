@@ -4,6 +4,7 @@ import type { Config } from './config.js'
 import { VariableReader } from './reader.js'
 import { readRedisPrefix, readRedisUrl } from './redis.js'
 import { readSource } from './source.js'
+import { UPSTREAM_PER_MINUTE_DEFAULT } from './variables.js'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 const MIB = 1024 * 1024
@@ -12,6 +13,7 @@ const MIB = 1024 * 1024
 export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   const read = new VariableReader(env)
   read.refuseUnknown()
+  const source = readSource(read)
   const config: Config = {
     port: read.int('PORT', 0, 65535),
     host: read.raw('HOST'),
@@ -19,7 +21,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     redisPrefix: readRedisPrefix(read),
     adminToken: read.secret('ALOFT_ADMIN_TOKEN'),
     logLevel: read.oneOf('ALOFT_LOG_LEVEL', LOG_LEVELS, `one of ${LOG_LEVELS.join(', ')}`),
-    source: readSource(read),
+    source,
     cacheDir: read.raw('ALOFT_CACHE_DIR'),
     dailyAllowance: read.int('ALOFT_DAILY_ALLOWANCE', 0, 1_000_000_000),
     ratePerSecond: read.number('ALOFT_RATE_PER_SECOND', (n) => n > 0 && n <= 1_000_000,
@@ -34,7 +36,9 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     tileDegrees: read.number('ALOFT_TILE_DEGREES', (n) => Number.isInteger(n * 4) && n > 0 && 1440 % (n * 4) === 0,
       'a multiple of 0.25 that divides 360 (e.g. 0.5, 1, 2, 5)'),
     upstreamConcurrency: read.int('ALOFT_UPSTREAM_CONCURRENCY', 1, 64),
-    upstreamPerMinute: read.optionalInt('ALOFT_UPSTREAM_PER_MINUTE', 1, 100_000),
+    upstreamPerMinute: read.given('ALOFT_UPSTREAM_PER_MINUTE') === undefined
+      ? UPSTREAM_PER_MINUTE_DEFAULT[source.kind]
+      : read.int('ALOFT_UPSTREAM_PER_MINUTE', 1, 100_000),
     upstreamTimeoutMs: read.int('ALOFT_UPSTREAM_TIMEOUT_MS', 100, 600_000),
     fetchDeadlineMs: read.int('ALOFT_FETCH_DEADLINE_MS', 100, 600_000),
     cacheMaxBytes: read.int('ALOFT_CACHE_MAX_BYTES', 1024 * 1024, Number.MAX_SAFE_INTEGER),

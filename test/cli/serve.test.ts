@@ -95,3 +95,12 @@ t.test('an unknown command exits 2 with usage', async (t) => {
   t.match(stderr, /unknown command 'fly'/)
   t.match(stderr, /serve/)
 })
+
+t.test('the CLI\'s own ALOFT_URL and ALOFT_API_KEY in the environment do not stop the service', async (t) => {
+  const svc = start({ ALOFT_URL: 'http://127.0.0.1:8080', ALOFT_API_KEY: 'aloft_some-key-of-the-shell' })
+  t.teardown(() => { svc.child.kill('SIGKILL') })
+  const url = await svc.listening
+  t.equal((await fetch(`${url}/healthz`)).status, 200)
+  svc.child.kill('SIGTERM')
+  t.equal((await svc.exited)[0], 0)
+})
