@@ -1,6 +1,7 @@
 // The configuration every room reads: the environment's variables (variables.ts), each checked
 // (load.ts), as one typed record.
 import type { Level } from 'pino'
+import type { MapTiles } from './tile-template.js'
 
 export type SourceSetting =
   | { kind: 'noaa' }
@@ -9,6 +10,8 @@ export type SourceSetting =
 
 export interface Config {
   port: number
+  /** The explorer map's tiles; undefined: the bundled map. */
+  mapTiles: MapTiles | undefined
   host: string
   redisUrl: string | undefined
   redisPrefix: string

@@ -5,6 +5,7 @@ import { VariableReader } from './reader.js'
 import { readRedisPrefix, readRedisUrl } from './redis.js'
 import { readSource } from './source.js'
 import { UPSTREAM_PER_MINUTE_DEFAULT } from './variables.js'
+import { tileTemplateProblem, type MapTiles } from './tile-template.js'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 const MIB = 1024 * 1024
@@ -16,6 +17,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   const source = readSource(read)
   const config: Config = {
     port: read.int('PORT', 0, 65535),
+    mapTiles: readMapTiles(read),
     host: read.raw('HOST'),
     redisUrl: readRedisUrl(read),
     redisPrefix: readRedisPrefix(read),
@@ -67,4 +69,19 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   }
   read.done()
   return config
+}
+
+/** The explorer's tile server, when one is configured: a template the page can use. */
+function readMapTiles (read: VariableReader): MapTiles | undefined {
+  const url = read.given('ALOFT_MAP_TILES_URL')?.trim()
+  const attribution = read.raw('ALOFT_MAP_TILES_ATTRIBUTION').trim()
+  if (url === undefined || url === '') {
+    if (attribution !== '') read.problems.push('ALOFT_MAP_TILES_ATTRIBUTION is set without ALOFT_MAP_TILES_URL')
+    return undefined
+  }
+  const why = tileTemplateProblem(url)
+  if (why !== undefined) {
+    read.invalid('ALOFT_MAP_TILES_URL', url, `a tile URL template, http(s) with {z}, {x} and {y} (${why})`)
+  }
+  return { url, attribution }
 }

@@ -104,3 +104,11 @@ t.test('the CLI\'s own ALOFT_URL and ALOFT_API_KEY in the environment do not sto
   svc.child.kill('SIGTERM')
   t.equal((await svc.exited)[0], 0)
 })
+
+t.test('a tile template the explorer cannot use stops the process with exit code 2 and says why', async (t) => {
+  const svc = start({ ALOFT_MAP_TILES_URL: 'ftp://tiles.example.org/{z}/{x}/{y}.png' })
+  svc.listening.catch(() => {}) // it never listens
+  const [code] = await svc.exited
+  t.equal(code, 2)
+  t.match(svc.output().stderr, /ALOFT_MAP_TILES_URL="ftp:\/\/tiles\.example\.org\/\{z\}\/\{x\}\/\{y\}\.png" is invalid: .*not http\(s\)/)
+})
