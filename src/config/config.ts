@@ -10,8 +10,6 @@ export type SourceSetting =
 
 export interface Config {
   port: number
-  /** The explorer map's tiles; undefined: the bundled map. */
-  mapTiles: MapTiles | undefined
   host: string
   redisUrl: string | undefined
   redisPrefix: string
@@ -63,4 +61,6 @@ export interface Config {
   trajectoryMaxSteps: number
   /** Live API keys per account (as many revoked ones are kept). */
   maxKeysPerAccount: number
+  /** The explorer map's tiles; undefined: the bundled map. */
+  mapTiles: MapTiles | undefined
 }

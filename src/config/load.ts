@@ -17,7 +17,6 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   const source = readSource(read)
   const config: Config = {
     port: read.int('PORT', 0, 65535),
-    mapTiles: readMapTiles(read),
     host: read.raw('HOST'),
     redisUrl: readRedisUrl(read),
     redisPrefix: readRedisPrefix(read),
@@ -60,7 +59,8 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     samplesMaxUnits: read.int('ALOFT_SAMPLES_MAX_UNITS', 1, 10_000),
     samplesWorkerThreshold: read.int('ALOFT_SAMPLES_WORKER_POINTS', 1, 100_000_000),
     trajectoryMaxSteps: read.int('ALOFT_TRAJECTORY_MAX_STEPS', 1, 100_000_000),
-    maxKeysPerAccount: read.int('ALOFT_MAX_KEYS_PER_ACCOUNT', 1, 100_000)
+    maxKeysPerAccount: read.int('ALOFT_MAX_KEYS_PER_ACCOUNT', 1, 100_000),
+    mapTiles: readMapTiles(read)
   }
   const { headersTimeoutMs, requestTimeoutMs } = config
   if (Number.isFinite(headersTimeoutMs) && Number.isFinite(requestTimeoutMs) && headersTimeoutMs > requestTimeoutMs) {
