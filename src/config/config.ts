@@ -59,8 +59,8 @@ export interface Config {
   samplesWorkerThreshold: number
   /** The most 60 s steps (all ensemble members together) one trajectory request may fly. */
   trajectoryMaxSteps: number
-  /** Live API keys per account (as many revoked ones are kept). */
-  maxKeysPerAccount: number
   /** The explorer map's tiles; undefined: the bundled map. */
   mapTiles: MapTiles | undefined
+  /** Live API keys per account (as many revoked ones are kept). */
+  maxKeysPerAccount: number
 }

@@ -59,8 +59,8 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     samplesMaxUnits: read.int('ALOFT_SAMPLES_MAX_UNITS', 1, 10_000),
     samplesWorkerThreshold: read.int('ALOFT_SAMPLES_WORKER_POINTS', 1, 100_000_000),
     trajectoryMaxSteps: read.int('ALOFT_TRAJECTORY_MAX_STEPS', 1, 100_000_000),
-    maxKeysPerAccount: read.int('ALOFT_MAX_KEYS_PER_ACCOUNT', 1, 100_000),
-    mapTiles: readMapTiles(read)
+    mapTiles: readMapTiles(read),
+    maxKeysPerAccount: read.int('ALOFT_MAX_KEYS_PER_ACCOUNT', 1, 100_000)
   }
   const { headersTimeoutMs, requestTimeoutMs } = config
   if (Number.isFinite(headersTimeoutMs) && Number.isFinite(requestTimeoutMs) && headersTimeoutMs > requestTimeoutMs) {

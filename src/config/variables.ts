@@ -141,6 +141,15 @@ export const VARIABLES: readonly VariableSpec[] = [
       'request before flying; a request takes one rate token per started 10 000)'
   },
   {
+    name: 'ALOFT_MAP_TILES_URL', default: '',
+    about: 'the explorer map\'s raster tiles: a URL template, http(s), with {z}, {x}, {y} (and {s} for the ' +
+      'subdomains a, b, c); the page\'s CSP then allows images from its origins; unset: the bundled map'
+  },
+  {
+    name: 'ALOFT_MAP_TILES_ATTRIBUTION', default: '',
+    about: 'plain text shown in the map\'s corner with the tiles (an http(s) address in it becomes a link)'
+  },
+  {
     name: 'ALOFT_UPSTREAM_CONCURRENCY', default: '4',
     about: 'upstream HTTP requests at once (shared by all instances through Redis)'
   },
@@ -149,16 +158,7 @@ export const VARIABLES: readonly VariableSpec[] = [
     default: `${UPSTREAM_PER_MINUTE_DEFAULT.noaa} (noaa, filter), ${UPSTREAM_PER_MINUTE_DEFAULT.mirror} (mirror)`,
     about: 'upstream HTTP requests per minute, shared by all instances through Redis (NOAA blocks above 120)'
   },
-  { name: 'ALOFT_UPSTREAM_TIMEOUT_MS', default: '30000', about: 'timeout of one upstream HTTP request' },
-  {
-    name: 'ALOFT_MAP_TILES_URL', default: '',
-    about: 'the explorer map\'s raster tiles: a URL template, http(s), with {z}, {x}, {y} (and {s} for the ' +
-      'subdomains a, b, c); the page\'s CSP then allows images from its origins; unset: the bundled map'
-  },
-  {
-    name: 'ALOFT_MAP_TILES_ATTRIBUTION', default: '',
-    about: 'plain text shown in the map\'s corner with the tiles (an http(s) address in it becomes a link)'
-  }
+  { name: 'ALOFT_UPSTREAM_TIMEOUT_MS', default: '30000', about: 'timeout of one upstream HTTP request' }
 ]
 
 /**
