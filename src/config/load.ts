@@ -53,13 +53,13 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     writeTimeoutMs: read.int('ALOFT_WRITE_TIMEOUT_MS', 100, 3_600_000),
     metricsToken: read.secret('ALOFT_METRICS_TOKEN'),
     metricsPort: read.optionalInt('ALOFT_METRICS_PORT', 0, 65535),
+    mapTiles: readMapTiles(read),
     samplesMemoryBytes: read.int('ALOFT_SAMPLES_MEMORY_MB', 16, 1_048_576) * MIB,
     samplesMaxPoints: read.int('ALOFT_SAMPLES_MAX_POINTS', 1, 10_000_000),
     samplesMaxBodyBytes: read.int('ALOFT_SAMPLES_MAX_BODY_MB', 1, 4096) * MIB,
     samplesMaxUnits: read.int('ALOFT_SAMPLES_MAX_UNITS', 1, 10_000),
     samplesWorkerThreshold: read.int('ALOFT_SAMPLES_WORKER_POINTS', 1, 100_000_000),
     trajectoryMaxSteps: read.int('ALOFT_TRAJECTORY_MAX_STEPS', 1, 100_000_000),
-    mapTiles: readMapTiles(read),
     maxKeysPerAccount: read.int('ALOFT_MAX_KEYS_PER_ACCOUNT', 1, 100_000)
   }
   const { headersTimeoutMs, requestTimeoutMs } = config
