@@ -218,7 +218,7 @@ t.test('units lists only the (run, step)s a point inside the coverage names', as
     [null, 0]])
 })
 
-t.test('a unit the upstream turns out not to hold: its points are outside_source_coverage, the rest answered',
+t.test('a unit the upstream turns out not to hold: its points are outside_source_coverage, naming no unit',
   async (t) => {
     const { server } = await startSampleUpstream(t)
     const svc = await startTestService(t, { env: { ALOFT_SOURCE: `filter:${server.filterUrl}` } })
@@ -228,7 +228,9 @@ t.test('a unit the upstream turns out not to hold: its points are outside_source
       time: ['2020-08-04T12:00:00Z', '2020-08-04T18:00:00Z'], altitude_reference: 'agl' })
     t.equal(res.status, 200)
     t.same(body.columns.status, ['ok', 'outside_source_coverage'])
-    t.same(body.units.map((u) => (u as { sources: unknown[] }).sources.length), [1, 0], 'nothing read for f006')
+    t.same(body.units.map((u) => [u.forecast_hour, (u.sources as unknown[]).length]), [[0, 1]],
+      'f006, of which nothing was read, is not listed')
+    t.same([body.columns.unit_before, body.columns.unit_after], [[0, null], [0, null]], 'its point names no unit')
   })
 
 t.test('an upstream that hangs past the fetch deadline: 503 source_busy for the whole request', async (t) => {
