@@ -1,5 +1,6 @@
 // Public API of the trajectory room: what other rooms may use of it.
 export { east, flightPath, geojson, kml } from './formats.js'
 export { TrajectoryService } from './service.js'
+export { ENSEMBLE_SPREAD_DEFAULTS } from './spread-defaults.js'
 export { FlightInputError } from './request.js'
 export { STEP_S } from './models.js'
