@@ -1,7 +1,7 @@
 // Public API of the contract room: what other rooms may use of it.
 export {
-  DESCENT_DENSITIES, PROFILES, TRAJECTORY_LIMITS, TRAJECTORY_WARNINGS, type TrajectoryPoint, TrajectoryRequest,
-  type TrajectoryResponse, type TrajectoryWarning
+  DESCENT_DENSITIES, FLIGHT_OUTCOMES, type FlightOutcome, PROFILES, TRAJECTORY_LIMITS, TRAJECTORY_WARNINGS,
+  type TrajectoryPoint, TrajectoryRequest, type TrajectoryResponse, type TrajectoryWarning
 } from './trajectory.js'
 export { ALTITUDE_REFERENCES, LIMITS, MAX_PROBLEM_ERRORS } from './limits.js'
 export { allowValue, type Listener, routeById, type RouteSpec, servedRoutes } from './routes.js'

@@ -1,5 +1,5 @@
 // Public API of the trajectory room: what other rooms may use of it.
-export { east, flightPath, geojson, kml } from './formats.js'
+export { east, END_NAMES, type FlightMark, flightMarks, flightPath, geojson, kml, type MarkKind } from './formats.js'
 export { TrajectoryService } from './service.js'
 export { FlightInputError } from './request.js'
 export { STEP_S } from './models.js'
