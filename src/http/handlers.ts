@@ -9,6 +9,7 @@ import { metaHandlers } from './routes/meta.js'
 import { profileHandlers } from './routes/profile.js'
 import { samplesHandlers } from './routes/samples.js'
 import { trajectoryHandlers } from './routes/trajectory.js'
+import { tawhiriHandlers } from './routes/tawhiri.js'
 
 /** @param routes the routes served, which /openapi.json lists */
 export function routeHandlers (deps: AppDeps, routes: readonly RouteSpec[]): Handlers {
@@ -19,6 +20,7 @@ export function routeHandlers (deps: AppDeps, routes: readonly RouteSpec[]): Han
     ...profileHandlers(deps),
     ...samplesHandlers(deps),
     ...trajectoryHandlers(deps),
+    ...tawhiriHandlers(deps),
     ...explorerHandlers()
   }
 }

@@ -3,3 +3,4 @@ export { east, END_NAMES, type FlightMark, flightMarks, flightPath, geojson, kml
 export { TrajectoryService } from './service.js'
 export { FlightInputError } from './request.js'
 export { STEP_S } from './models.js'
+export { type TawhiriFile, tawhiriCsv, tawhiriKml } from './tawhiri-files.js'

@@ -1,7 +1,7 @@
 // The trajectory predictor (docs/DESIGN.md §7): a Tawhiri request → checks → the launch → the
 // flights (one, or an ensemble stepped together) on the samples engine → Tawhiri's answer plus
 // provenance and the ensemble's spread. HTTP-free: the route maps its errors to problems.
-import type { TrajectoryRequest, TrajectoryResponse } from '../contract/index.js'
+import { rfc3339, type TrajectoryRequest, type TrajectoryResponse } from '../contract/index.js'
 import type { PlanSource, SamplesEngine } from '../samples/index.js'
 import { engineAir, UnitsRead } from './air.js'
 import { members, type FlightParameters } from './ensemble.js'
@@ -30,6 +30,17 @@ export class TrajectoryService {
 
   constructor (options: TrajectoryServiceOptions) {
     this.#o = options
+  }
+
+  /**
+   * The model terrain (m MSL, bilinear) at a place and time, as a launch reads it: Tawhiri's
+   * elevation helper (/api/ruaumoko/) answered from the same ground the flights land on.
+   */
+  async terrain (latitude: number, longitude: number, timeMs: number, accountId: string): Promise<number> {
+    const air = engineAir({ engine: this.#o.engine, accountId, units: new UnitsRead(), surfaceLayer: false })
+    const at = { launch_latitude: latitude, launch_longitude: longitude, launch_datetime: rfc3339(timeMs),
+      ascent_rate: 1 }
+    return await launchGround(air, at, timeMs, undefined)
   }
 
   async predict (req: TrajectoryRequest, accountId: string): Promise<TrajectoryResponse> {
