@@ -1,7 +1,8 @@
 // GET /v1/atmosphere/capabilities: what this instance serves, with no key needed.
 import {
   type Capabilities, ALTITUDE_REFERENCES, QUALITY_OPTIONS, LIMITS, DESCENT_DENSITIES, PROFILES, TRAJECTORY_LIMITS,
-  TRAJECTORY_WARNINGS, ARROW_STREAM, INTERPOLATIONS, SAMPLE_FIELDS, SAMPLE_STATUSES, routeById
+  TRAJECTORY_WARNINGS, ARROW_STREAM, INTERPOLATIONS, SAMPLE_FIELDS, SAMPLE_STATUSES, routeById, FLIGHT_OUTCOMES,
+  KEY_PATH_PREFIX, servedRoutes
 } from '../../contract/index.js'
 import { STEP_S } from '../../trajectory/index.js'
 import {
@@ -86,7 +87,17 @@ export function buildCapabilities (config: Config, source: SourceDescription | u
       max_steps: config.trajectoryMaxSteps,
       max_answer_points: TRAJECTORY_LIMITS.maxAnswerPoints,
       descent_densities: [...DESCENT_DENSITIES],
-      warnings: Object.keys(TRAJECTORY_WARNINGS)
+      warnings: Object.keys(TRAJECTORY_WARNINGS),
+      outcomes: Object.keys(FLIGHT_OUTCOMES)
+    },
+    tawhiri: {
+      paths: servedRoutes(undefined).filter((r) => r.dialect === 'tawhiri').map((r) => r.path),
+      key_in_path: `${KEY_PATH_PREFIX}{api_key}/…`,
+      burst_wait_ms: config.tawhiriBurstWaitMs,
+      public: config.publicTawhiri === undefined
+        ? null
+        : { rate_per_second: config.publicTawhiri.ratePerSecond, rate_burst: config.publicTawhiri.rateBurst,
+            daily_upstream_attempts: config.publicTawhiri.dailyAllowance }
     },
     altitude_references: [...ALTITUDE_REFERENCES],
     quality_options: [...QUALITY_OPTIONS],
