@@ -213,7 +213,7 @@ t.test('a preflight allows X-API-Key from any origin; key routes have no CORS', 
 
 t.test('public mode: its limits in capabilities and /metrics', async (t) => {
   const caps = await (await fetch(`${svc.url}/v1/atmosphere/capabilities`)).json() as { tawhiri: unknown }
-  t.match(caps.tawhiri, { public: { rate_per_second: 10, rate_burst: 40, daily_upstream_attempts: 200 },
+  t.match(caps.tawhiri, { public: { rate_per_second: 20, rate_burst: 40, daily_upstream_attempts: 200 },
     paths: ['/api/v1/', '/tawhiri', '/api/datasetcheck', '/api/ruaumoko/'] })
   const metrics = await (await fetch(`${svc.url}/metrics`)).text()
   t.match(metrics, /aloft_public_limit\{limit="rate_burst"\} 40/)
