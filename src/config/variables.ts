@@ -149,10 +149,7 @@ export const VARIABLES: readonly VariableSpec[] = [
     about: 'on: the Tawhiri paths (/api/v1/, /tawhiri, /api/datasetcheck, /api/ruaumoko/) answer callers without ' +
       'a key, each client address with its own rate, all of them with one shared daily allowance (demo: on)'
   },
-  {
-    name: 'ALOFT_PUBLIC_RATE_PER_SECOND', default: '20',
-    about: 'public mode: sustained requests per second per client address (> 0)'
-  },
+  { name: 'ALOFT_PUBLIC_RATE_PER_SECOND', default: '20', about: 'public mode: requests per second per client address' },
   { name: 'ALOFT_PUBLIC_RATE_BURST', default: '40', about: 'public mode: request burst per client address' },
   {
     name: 'ALOFT_PUBLIC_DAILY_ALLOWANCE', default: '200',

@@ -12,7 +12,8 @@ const skip = noBrowser()
 if (skip !== null) t.comment(skip)
 
 /** The page: what pred-new.js does with $.get, written with fetch; the landing shown as the page shows it. */
-const PAGE = `<!doctype html><html><body data-ready="true"><h1>predictor</h1><p id="landing"></p><p id="error"></p><script>
+const PAGE = `<!doctype html><html><body data-ready="true"><h1>predictor</h1><p id="landing"></p><p id="error"></p>
+<script>
 const api = new URLSearchParams(location.search).get('api')
 async function ask (settings) {
   const res = await fetch(api + '?' + new URLSearchParams(settings))
@@ -39,8 +40,9 @@ window.hourly = async (settings, hours) => {
 </script></body></html>`
 
 const SETTINGS = {
-  profile: 'standard_profile', pred_type: 'single', launch_datetime: '2020-08-04T12:00:00Z', launch_latitude: '52.2297',
-  launch_longitude: '21.0122', launch_altitude: '0', ascent_rate: '5', burst_altitude: '30000', descent_rate: '5'
+  profile: 'standard_profile', pred_type: 'single', launch_datetime: '2020-08-04T12:00:00Z',
+  launch_latitude: '52.2297', launch_longitude: '21.0122', launch_altitude: '0', ascent_rate: '5',
+  burst_altitude: '30000', descent_rate: '5'
 }
 
 t.test('a page on another origin', { skip: skip ?? false }, async (t) => {
