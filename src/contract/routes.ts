@@ -95,7 +95,9 @@ function tawhiri (entry: Omit<RouteEntry, 'method' | 'tag' | 'auth'>): RouteSpec
 }
 const TAWHIRI_PREDICTION = {
   query: TawhiriQuery,
-  success: { status: 200, schema: TrajectoryResponse, builtInOrder: true as const }
+  // format=csv|kml: the fork's downloads
+  success: { status: 200, schema: TrajectoryResponse, builtInOrder: true as const,
+    alternatives: ['text/csv', 'application/vnd.google-earth.kml+xml'] }
 }
 
 const json = (schema: TSchema): RouteSpec['body'] => ({ schema, limitBytes: LIMITS.maxBodyBytes })

@@ -5,7 +5,8 @@
 // settings with pred_type, public mode) and sondehub-tracker (js/station.js: a URL built by hand).
 // One instance, public mode on; short flights.
 import t from 'tap'
-import { startTestService } from '../helpers/service.js'
+import { assertSchema, startTestService } from '../helpers/service.js'
+import { DatasetCheck, Ruaumoko, TawhiriError } from '../../src/contract/tawhiri.js'
 
 const svc = await startTestService(t, { env: { ALOFT_PUBLIC_TAWHIRI: 'on' } })
 const { key } = await svc.newAccount()
@@ -77,6 +78,7 @@ t.test('chasemapper', async (t) => {
   t.test('a wrong key in the path', async (t) => {
     const { status, body } = await get(`/k/aloft_not-a-key/tawhiri?${chasemapperQuery('2020-08-04T12:00:00+00:00')}`)
     t.equal(status, 401)
+    assertSchema(t, TawhiriError, body)
     t.match(chasemapperRead(body), /^ApiKeyException: .*after \/k\/ in the path/)
   })
 })
@@ -223,9 +225,11 @@ t.test('public mode: its limits in capabilities and /metrics', async (t) => {
 
 t.test('the fork\'s helpers: the newest dataset, and the ground\'s altitude', async (t) => {
   const check = await get('/api/datasetcheck')
+  assertSchema(t, DatasetCheck, check.body)
   t.equal(check.body.request.dataset, '2020-08-29T06:00:00Z')
   const ground = await (await fetch(`${svc.url}/k/${key}/api/ruaumoko/?latitude=52.2297&longitude=21.0122`))
     .json() as { altitude: number }
+  assertSchema(t, Ruaumoko, ground)
   t.ok(ground.altitude > 50 && ground.altitude < 200, `Warsaw's model terrain (${ground.altitude} m)`)
 })
 
