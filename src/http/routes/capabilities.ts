@@ -90,15 +90,7 @@ export function buildCapabilities (config: Config, source: SourceDescription | u
       warnings: Object.keys(TRAJECTORY_WARNINGS),
       outcomes: Object.keys(FLIGHT_OUTCOMES)
     },
-    tawhiri: {
-      paths: servedRoutes(undefined).filter((r) => r.dialect === 'tawhiri').map((r) => r.path),
-      key_in_path: `${KEY_PATH_PREFIX}{api_key}/…`,
-      burst_wait_ms: config.tawhiriBurstWaitMs,
-      public: config.publicTawhiri === undefined
-        ? null
-        : { rate_per_second: config.publicTawhiri.ratePerSecond, rate_burst: config.publicTawhiri.rateBurst,
-            daily_upstream_attempts: config.publicTawhiri.dailyAllowance }
-    },
+    tawhiri: tawhiriCapabilities(config),
     altitude_references: [...ALTITUDE_REFERENCES],
     quality_options: [...QUALITY_OPTIONS],
     default_quality: 'best_available',
@@ -111,6 +103,21 @@ export function buildCapabilities (config: Config, source: SourceDescription | u
       ...surfaceLayerMethods(METHODS.vertical_interpolation)
     },
     methods: { ...METHODS }
+  }
+}
+
+/** The Tawhiri paths (docs/DESIGN.md §9): where they are, the key in the path, the burst wait, public mode. */
+function tawhiriCapabilities (config: Config): Capabilities['tawhiri'] {
+  const open = config.publicTawhiri
+  return {
+    paths: servedRoutes(undefined).filter((r) => r.dialect === 'tawhiri').map((r) => r.path),
+    key_in_path: `${KEY_PATH_PREFIX}{api_key}/…`,
+    burst_wait_ms: config.tawhiriBurstWaitMs,
+    public: open === undefined
+      ? null
+      : {
+          rate_per_second: open.ratePerSecond, rate_burst: open.rateBurst, daily_upstream_attempts: open.dailyAllowance
+        }
   }
 }
 
