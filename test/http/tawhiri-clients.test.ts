@@ -240,3 +240,19 @@ t.test('the key in the path never reaches a log line, /metrics or an error body'
   t.ok(svc.logs.some((l) => l.includes('/tawhiri')), 'the requests are logged')
   t.same(svc.logs.filter((l) => l.includes(key)), [], 'and no line holds the key')
 })
+
+t.test('aloft\'s own refusals in Tawhiri\'s shape, with Retry-After: 503 without data, 429 past the wait',
+  async (t) => {
+    const bare = await startTestService(t, { dataPath: false, env: { ALOFT_PUBLIC_TAWHIRI: 'on',
+      ALOFT_PUBLIC_RATE_PER_SECOND: '0.01', ALOFT_PUBLIC_RATE_BURST: '1', ALOFT_TAWHIRI_BURST_WAIT_MS: '0' } })
+    const first = await fetch(`${bare.url}/api/datasetcheck`)
+    t.equal(first.status, 503)
+    t.ok(Number(first.headers.get('retry-after')) >= 1, 'Retry-After')
+    t.match(await first.json(), { error: { type: 'ServiceUnavailableException', description: /no data path/ } })
+    const second = await fetch(`${bare.url}/api/datasetcheck`)
+    t.equal(second.status, 429)
+    t.ok(Number(second.headers.get('retry-after')) >= 1, 'Retry-After')
+    const body = await second.json() as TawhiriError
+    assertSchema(t, TawhiriError, body)
+    t.match(body.error, { type: 'RateLimitException', description: /send an API key/ })
+  })
