@@ -19,7 +19,7 @@
 //   with bench/top-frames); --only memory,fresh (any of memory, redis, hot, distinct, fresh): a subset,
 //   for quick comparisons; --client c|raw: the open loop's generator; --open-warmup S (default 1):
 //   seconds at the open loop's rate before measuring; --node-args "…": Node options for the server
-//   (e.g. --v8-pool-size=1, which README § Performance recommends on two cores).
+//   (e.g. --v8-pool-size=1, which docs/PERFORMANCE.md recommends on two cores).
 // The server is bench/server.js over data/sample (mirror). Writes bench/results/profile.json.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

@@ -563,6 +563,10 @@ def answer(request, sampler, fields=None, value=lambda x: x, describe=lambda u: 
     results = [sampler.sample(float(lats[k]), float(lons[k]), float(alts[k]), times[k], reference,
                               None if grounds[k] is None else float(grounds[k]), interpolation, clamp)
                for k in range(n)]
+    # a point outside the coverage (in time or place) reads no unit: it names none and lists none
+    for r in results:
+        if r['status'] == 'outside_source_coverage':
+            r['choice'] = None
     used = {}
     for r in results:
         if r['choice'] is not None:

@@ -78,3 +78,39 @@ t.test('every variable is documented in the README', async (t) => {
   const readme = await readFile(repoUrl('README.md'), 'utf8')
   for (const v of VARIABLES) t.match(readme, `\`${v.name}\``, v.name)
 })
+
+t.test('the CLI\'s own variables (ALOFT_URL, ALOFT_API_KEY) are known, not refused as typos', async (t) => {
+  t.doesNotThrow(() => loadConfig({ ALOFT_URL: 'http://127.0.0.1:9', ALOFT_API_KEY: 'aloft_x' }))
+})
+
+t.test('ALOFT_UPSTREAM_PER_MINUTE unset is its default for the source\'s kind', async (t) => {
+  t.equal(loadConfig({}).upstreamPerMinute, 100)
+  t.equal(loadConfig({ ALOFT_SOURCE: 'mirror:/srv/gfs' }).upstreamPerMinute, 6000)
+  t.equal(loadConfig({ ALOFT_UPSTREAM_PER_MINUTE: '30' }).upstreamPerMinute, 30)
+})
+
+t.test('ALOFT_MAP_TILES_URL: a usable template with its attribution', async (t) => {
+  const config = loadConfig({ ALOFT_MAP_TILES_URL: 'https://{s}.tile.example.org/{z}/{x}/{y}.png',
+    ALOFT_MAP_TILES_ATTRIBUTION: '© Example' })
+  t.same(config.mapTiles, { url: 'https://{s}.tile.example.org/{z}/{x}/{y}.png', attribution: '© Example' })
+  t.equal(loadConfig({}).mapTiles, undefined, 'unset: the bundled map')
+})
+
+t.test('ALOFT_MAP_TILES_URL refuses a template the page could not use, saying why', async (t) => {
+  const cases: Array<[string, RegExp]> = [
+    ['ftp://tiles.example.org/{z}/{x}/{y}.png', /not http\(s\)/],
+    ['https://tiles.example.org/{z}/{x}.png', /lacks \{y\}/],
+    ['https://{z}.tiles.example.org/{z}/{x}/{y}.png', /host may hold \{s\} only/],
+    ['tiles.example.org/{z}/{x}/{y}.png', /not a URL/]
+  ]
+  const problems = (env: Record<string, string>): string[] => {
+    try {
+      loadConfig(env)
+      return []
+    } catch (err) {
+      return (err as ConfigError).problems
+    }
+  }
+  for (const [url, why] of cases) t.match(problems({ ALOFT_MAP_TILES_URL: url }), [why], url)
+  t.match(problems({ ALOFT_MAP_TILES_ATTRIBUTION: '© Example' }), [/without ALOFT_MAP_TILES_URL/])
+})

@@ -1,44 +1,46 @@
-// The README as a newcomer follows it: `npm run demo` (the built `aloft demo`), its two export
-// lines pasted into a shell, then every curl command of the README run as written by `sh`
-// against it (only the address changes: the demo listens on a free port here), and the valid
-// times and exit codes the README lists are those the code has.
+// The README as a newcomer follows it: `npm run demo` (the built `aloft demo`) on a free port, the
+// `export` lines it prints pasted into a shell, then every example block run as written: each
+// ```sh block by bash (curl failing on any HTTP error, as `--fail-with-body` makes it; `aloft` on
+// the PATH as `npm link` puts it), the ```python block where pyarrow is importable, the ```js block
+// with node. Blocks that are not meant to run carry another fence language: ```console (what
+// starts the demo, the suite, a failed start), ```json and ```text (answers, usage, layout). The
+// valid times and exit codes the README lists are those the code has. One demo serves every test.
 import t, { type Test } from 'tap'
-import { execFileSync } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import { once } from 'node:events'
-import { readFile } from 'node:fs/promises'
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { EXIT_CODES } from '../src/cli/exit-codes.js'
-import { ROOT, spawnAloft } from './helpers/cli.js'
+import { MAIN, ROOT, spawnAloft } from './helpers/cli.js'
 
+const exec = promisify(execFile)
 const readme = await readFile(`${ROOT}README.md`, 'utf8')
-const hasCurl = ((): boolean => {
+
+/** Fence languages a block may have: the first three are run, the rest shown only. */
+const RUN = ['sh', 'python', 'js']
+const SHOWN = ['console', 'json', 'text']
+
+interface Block { lang: string, code: string, line: number }
+
+const blocks: Block[] = [...readme.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({
+  lang: m[1], code: m[2], line: readme.slice(0, m.index).split('\n').length
+}))
+const runnable = (lang: string): Block[] => blocks.filter((b) => b.lang === lang)
+
+function works (command: string, args: string[]): boolean {
   try {
-    execFileSync('curl', ['--version'], { stdio: 'ignore' })
+    execFileSync(command, args, { stdio: 'ignore' })
     return true
   } catch {
     return false
   }
-})()
-
-/** Every shell command of the README's ```sh blocks, continuation lines and quoted newlines joined. */
-function shellCommands (text: string): string[] {
-  const commands: string[] = []
-  for (const block of text.matchAll(/^```sh\n([\s\S]*?)^```$/gm)) {
-    let current = ''
-    for (const line of block[1].split('\n')) {
-      if (current === '' && (line.trim() === '' || line.trimStart().startsWith('#'))) continue
-      current += (current === '' ? '' : '\n') + line
-      // quotes outside double-quoted strings and trailing comments must pair up to end a command
-      const quotes = (current.replace(/"[^"']*"/g, '').replace(/\s#\s.*$/gm, '').match(/'/g) ?? []).length
-      if (!current.endsWith('\\') && quotes % 2 === 0) {
-        commands.push(current)
-        current = ''
-      }
-    }
-  }
-  return commands
 }
 
-async function startDemo (t: Test): Promise<{ url: string, exports: Record<string, string>, stdout: string }> {
+interface Demo { url: string, exports: Record<string, string>, stdout: string }
+
+async function startDemo (): Promise<Demo> {
   const child = spawnAloft(['demo'], { PORT: '0' })
   t.teardown(async () => { child.kill('SIGINT'); await once(child, 'exit') })
   let stdout = ''
@@ -49,28 +51,83 @@ async function startDemo (t: Test): Promise<{ url: string, exports: Record<strin
   return { url, exports, stdout }
 }
 
-t.test('every curl command of the README answers 2xx against the demo, as written', { skip: !hasCurl && 'no curl' },
-  async (t) => {
-    const demo = await startDemo(t)
-    t.same(Object.keys(demo.exports).sort(), ['ALOFT_ADMIN_TOKEN', 'KEY'], 'the demo prints both export lines')
-    const curls = shellCommands(readme).filter((c) => c.startsWith('curl '))
-    t.ok(curls.some((c) => c.includes('/v1/admin/accounts')), 'the admin example is among them')
-    let createdKeyId = ''
-    for (const written of curls) {
-      // the one placeholder a reader fills in: a key id from the answer above it
-      const command = written.replaceAll('localhost:8080', demo.url.replace('http://', ''))
-        .replaceAll('key_…', createdKeyId)
-      const out = execFileSync('sh', ['-c', `curl () { command curl -w '\\n%{http_code}' "$@"; }\n${command}`], {
-        env: { PATH: process.env.PATH ?? '', ...demo.exports }, encoding: 'utf8'
-      })
-      const status = Number(out.slice(out.lastIndexOf('\n') + 1))
-      t.ok(status >= 200 && status < 300, `${status}: ${written.split('\n')[0].slice(0, 100)}`, { out })
-      if (written.includes('-X POST localhost:8080/v1/keys ')) createdKeyId = JSON.parse(out.split('\n')[0]).id
-    }
-  })
+const demo = await startDemo()
+
+/** A shell's environment after the demo's export lines, in a directory of its own, `aloft` on the PATH. */
+async function shell (t: Test): Promise<{ cwd: string, env: NodeJS.ProcessEnv }> {
+  const cwd = await mkdtemp(join(tmpdir(), 'aloft-readme-'))
+  t.teardown(() => rm(cwd, { recursive: true, force: true }))
+  // what `npm link` puts on the PATH: the package's bin
+  await writeFile(join(cwd, 'aloft'), `#!/bin/sh\nexec "${process.execPath}" "${ROOT}${MAIN}" "$@"\n`)
+  await chmod(join(cwd, 'aloft'), 0o755)
+  return { cwd, env: { PATH: `${cwd}:${process.env.PATH ?? ''}`, HOME: cwd, ...demo.exports } }
+}
+
+t.test('the demo prints the three export lines the examples read, its own address among them', async (t) => {
+  t.same(Object.keys(demo.exports).sort(), ['ALOFT_ADMIN_TOKEN', 'ALOFT_API_KEY', 'ALOFT_URL'])
+  t.equal(demo.exports.ALOFT_URL, demo.url)
+})
+
+t.test('every fenced block is run or marked as shown only', async (t) => {
+  for (const b of blocks) t.ok([...RUN, ...SHOWN].includes(b.lang), `README.md:${b.line} is \`\`\`${b.lang}`)
+  for (const lang of RUN) t.ok(runnable(lang).length > 0, `some ${lang} block`)
+})
+
+t.test('no example names a port, a host or a key of its own: each reads the demo\'s exports', async (t) => {
+  for (const b of blocks.filter((b) => RUN.includes(b.lang))) {
+    // a line that is all comment shows an answer, not something to paste
+    const code = b.code.split('\n').filter((l) => !/^\s*#/.test(l)).join('\n')
+    t.notMatch(code, /localhost|127\.0\.0\.1|:8080|\$KEY\b|key_…|aloft_…/, `README.md:${b.line}`)
+  }
+})
+
+t.test('every sh block runs as pasted against the demo, no HTTP error', { skip: !works('curl', ['--version']) &&
+  'no curl here' }, async (t) => {
+  const { cwd, env } = await shell(t)
+  for (const b of runnable('sh')) {
+    const script = `set -eo pipefail\ncurl () { command curl --fail-with-body "$@"; }\n${b.code}`
+    const run = await exec('bash', ['-c', script], { cwd, env, encoding: 'utf8' }).then(
+      (r) => ({ code: 0, ...r }), (err: { code: number, stdout: string, stderr: string }) => err)
+    t.equal(run.code, 0, `README.md:${b.line}: ${b.code.split('\n')[0].slice(0, 90)}`,
+      { stdout: run.stdout.slice(0, 2000), stderr: run.stderr })
+  }
+  t.match(await readFile(join(cwd, 'flight.kml'), 'utf8'), /<LineString>/, 'aloft trajectory wrote its KML')
+})
+
+t.test('the python block runs as pasted', {
+  skip: !works('python3', ['-c', 'import pyarrow']) && 'pyarrow is not importable by python3 here'
+}, async (t) => {
+  const { cwd, env } = await shell(t)
+  const [b] = runnable('python')
+  const { stdout } = await exec('python3', ['-c', b.code], { cwd, env, encoding: 'utf8' })
+  t.match(stdout, /2020-08-04T12:00:00Z/)
+})
+
+t.test('the python block is Python (it runs only where pyarrow is)', {
+  skip: !works('python3', ['--version']) && 'no python3 here'
+}, async (t) => {
+  const [b] = runnable('python')
+  let syntax = ''
+  try {
+    execFileSync('python3', ['-c', 'import ast, sys; ast.parse(sys.stdin.read())'], { input: b.code,
+      stdio: ['pipe', 'ignore', 'pipe'] })
+  } catch (err) {
+    syntax = String((err as { stderr: Buffer }).stderr)
+  }
+  t.equal(syntax, '', 'no syntax error')
+  t.match(b.code, /os\.environ\["ALOFT_URL"\][\s\S]*os\.environ\["ALOFT_API_KEY"\]/, 'it reads the demo\'s exports')
+})
+
+t.test('the js block runs as pasted with node', async (t) => {
+  const { env } = await shell(t)
+  const [b] = runnable('js')
+  // from the clone, where apache-arrow is installed, as the README says
+  const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', b.code], { cwd: ROOT, env,
+    encoding: 'utf8' })
+  t.match(stdout, /^Float64Array\(2\) \[ \d+\.\d+, \d+\.\d+ \]/)
+})
 
 t.test('the README lists the valid times the demo prints', async (t) => {
-  const demo = await startDemo(t)
   const block = demo.stdout.slice(demo.stdout.indexOf('valid times with data'), demo.stdout.indexOf('try:'))
   const printed = [...block.matchAll(/\d{4}-\d\d-\d\dT\d\d:00:00Z/g)].map((m) => m[0])
   const section = readme.slice(readme.indexOf('| day | valid times (UTC) |'))

@@ -1,5 +1,6 @@
 // The piscina worker module: every named task a pool thread runs (pool.run(task, { name })).
-import type { TaskName } from '../src/field/index.js'
+import { parentPort } from 'node:worker_threads'
+import { WORKER_LOADED, type TaskName } from '../src/field/index.js'
 import { decode as decodeTask, ping as pingTask } from '../src/field/tasks.js'
 import { interpolate as interpolateTask } from '../src/profile/task.js'
 import { samples as samplesTask, samplesJsonColumn as samplesJsonColumnTask } from '../src/samples/task.js'
@@ -14,3 +15,6 @@ const TASKS = {
 } satisfies Record<TaskName, (task: never) => unknown>
 
 export const { decode, ping, interpolate, samples, samplesJsonColumn } = TASKS
+
+// the pool waits for this before it terminates a thread (src/field/pool.ts)
+parentPort?.postMessage(WORKER_LOADED)

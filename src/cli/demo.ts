@@ -1,6 +1,6 @@
 // `aloft demo` (npm run demo): the service offline on the bundled real 2020 GFS sample
 // (data/sample, served as a mirror), with the in-memory store, an account made at start and an
-// operator token for this run, so every curl of the README works against it.
+// operator token for this run, printed as the export lines every README example reads.
 import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,10 +12,11 @@ import { configOrExplain, serveUntilSignal, startOrExplain } from './serve.js'
 const USAGE = `usage: aloft demo
 
 Serves the bundled real GFS sample (data/sample) offline on http://127.0.0.1:8080 with the
-in-memory store, creates an account and prints its API key, an operator token for this run
-(ALOFT_ADMIN_TOKEN, unless set already), the valid times the sample holds and the base URL a
-Tawhiri client should use (public mode is on: ALOFT_PUBLIC_TAWHIRI=off turns it off). PORT and
-HOST may be set in the environment. Ctrl-C stops it.
+in-memory store, creates an account and prints the export lines the README's examples use: the
+service's address (ALOFT_URL), the account's API key (ALOFT_API_KEY) and an operator token for
+this run (ALOFT_ADMIN_TOKEN, unless set already); then the valid times the sample holds and the
+base URL a Tawhiri client should use (public mode is on: ALOFT_PUBLIC_TAWHIRI=off turns it off).
+PORT and HOST may be set in the environment (PORT=0 picks a free port). Ctrl-C stops it.
 
 exit codes:
 ${exitCodesText()}`
@@ -63,9 +64,10 @@ export async function run (args: string[]): Promise<number> {
   })
   console.log(`aloft demo: serving the bundled GFS sample (2020-07-21 … 2020-08-29, 48–56°N 13–25°E) on ${service.url}
 
-  account ${account.id}; its API key (shown once) and this run's operator token, for the README's
-  curl commands (paste into your shell):
-    export KEY=${secret}
+  account ${account.id}; this service's address, its API key (shown once) and this run's
+  operator token, for the README's examples (paste into your shell):
+    export ALOFT_URL=${service.url}
+    export ALOFT_API_KEY=${secret}
     export ALOFT_ADMIN_TOKEN=${adminToken}
 
   valid times with data (a request within ${config.maxTimeOffsetHours} h of one is answered at it):

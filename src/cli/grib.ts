@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises'
 import { decodeField, GribError, gridPointIndex, initGrib, PACKING_NAMES, scanMessages } from '../grib/index.js'
 import type { GribField } from '../grib/index.js'
 import { wantsHelp } from './help.js'
+import { EXIT_CODES } from './exit-codes.js'
 
 export interface Io { out: (text: string) => void, err: (text: string) => void }
 const stdio: Io = { out: (s) => { process.stdout.write(s) }, err: (s) => { process.stderr.write(s) } }
@@ -166,8 +167,9 @@ export async function run (args: string[], io: Io = stdio): Promise<number> {
   try {
     bytes = new Uint8Array(await readFile(o.file))
   } catch (err) {
+    // a file that is not there or not readable is the caller's argument to fix, not a bug (exit 1)
     io.err(`aloft grib: cannot read ${o.file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`)
-    return 1
+    return EXIT_CODES.usage.code
   }
   try {
     const fields = scanMessages(bytes)

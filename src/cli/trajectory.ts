@@ -2,10 +2,14 @@
 // prints its launch, burst (or float start) and how it ended; optionally writes the path as GeoJSON or KML.
 import { writeFile } from 'node:fs/promises'
 import type { TrajectoryPoint, TrajectoryRequest, TrajectoryResponse } from '../contract/index.js'
-import { east, flightMarks, geojson, kml } from '../trajectory/index.js'
+import { CLIENT_VARIABLES } from '../config/index.js'
+import { east, ENSEMBLE_SPREAD_DEFAULTS, flightMarks, geojson, kml } from '../trajectory/index.js'
 
 export interface Io { out: (text: string) => void, err: (text: string) => void }
 const stdio: Io = { out: (s) => { process.stdout.write(s) }, err: (s) => { process.stderr.write(s) } }
+
+const SPREAD = ENSEMBLE_SPREAD_DEFAULTS
+const DEFAULT_URL = CLIENT_VARIABLES.find((v) => v.name === 'ALOFT_URL')!.default
 
 const USAGE = `usage: aloft trajectory --lat X --lon Y --time T [options]
 
@@ -16,11 +20,13 @@ const USAGE = `usage: aloft trajectory --lat X --lon Y --time T [options]
   --float A --stop T     a float profile instead: float altitude (m MSL) until time T
   --launch-altitude A    m MSL (default: the model terrain)
   --dataset RUN          pin a model run (RFC 3339)
-  --members N            an ensemble of N members, with --ascent-sd, --burst-sd, --descent-sd, --seed
+  --members N            an ensemble of N members, spread by --ascent-sd (default ${SPREAD.ascent_rate_sd} m/s),
+                         --burst-sd (${SPREAD.burst_altitude_sd} m), --descent-sd (${SPREAD.descent_rate_sd} m/s),
+                         --seed
   --geojson FILE         write the path (and launch, burst, landing) as GeoJSON
   --kml FILE             write the path as KML
   --json                 print the service's whole answer
-  --url URL              the service (default $ALOFT_URL or http://127.0.0.1:8080)
+  --url URL              the service (default $ALOFT_URL or ${DEFAULT_URL})
   --key KEY              API key (default $ALOFT_API_KEY)`
 
 class UsageError extends Error {}
@@ -47,6 +53,8 @@ const ENSEMBLE = new Set(['members', 'ascent_rate_sd', 'burst_altitude_sd', 'des
 
 interface Options {
   request: TrajectoryRequest
+  /** σ the ensemble took from ENSEMBLE_SPREAD_DEFAULTS (none given), said before the answer. */
+  defaulted: string[]
   url: string
   key: string
   json: boolean
@@ -93,9 +101,17 @@ function parse (args: string[], env: NodeJS.ProcessEnv): Options {
       : { burst_altitude: numbers.burst_altitude ?? 30_000, descent_rate: numbers.descent_rate ?? 5 })
   }
   const ensemble = Object.fromEntries(Object.entries(numbers).filter(([n]) => ENSEMBLE.has(n)))
+  const defaulted: string[] = []
   if (Object.keys(ensemble).length > 0) {
     if (ensemble.members === undefined) {
       throw new UsageError('--ascent-sd, --burst-sd, --descent-sd and --seed need --members')
+    }
+    // without any σ every member would be the nominal flight; a float profile has no burst or descent
+    const sigmas = ['ascent_rate_sd', 'burst_altitude_sd', 'descent_rate_sd']
+    if (ensemble.members > 1 && !sigmas.some((n) => n in ensemble)) {
+      const spread = floating ? { ascent_rate_sd: SPREAD.ascent_rate_sd } : SPREAD
+      Object.assign(ensemble, spread)
+      defaulted.push(...Object.entries(spread).map(([n, v]) => `${n} ${v}`))
     }
     request.ensemble = ensemble
   }
@@ -103,7 +119,8 @@ function parse (args: string[], env: NodeJS.ProcessEnv): Options {
   if (key === undefined || key === '') throw new UsageError('an API key is needed: --key or ALOFT_API_KEY')
   return {
     request: request as TrajectoryRequest,
-    url: (texts.url ?? env.ALOFT_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, ''),
+    defaulted,
+    url: (texts.url ?? (env.ALOFT_URL || DEFAULT_URL)).replace(/\/+$/, ''),
     key,
     json,
     ...(texts.geojson !== undefined ? { geojson: texts.geojson } : {}),
@@ -128,6 +145,10 @@ export async function run (args: string[], io: Io = stdio, env: NodeJS.ProcessEn
     if (!(err instanceof UsageError)) throw err
     io.err(`aloft trajectory: ${err.message}\n\n${USAGE}\n`)
     return 2
+  }
+  if (options.defaulted.length > 0) {
+    io.err('aloft trajectory: no σ given, the explorer\'s defaults spread the ensemble: ' +
+      `${options.defaulted.join(', ')} (set --ascent-sd, --burst-sd, --descent-sd to choose)\n`)
   }
   let res: Response
   try {

@@ -2,8 +2,22 @@
 // benchmarks. Serves DIR (laid out as the bucket) until SIGINT/SIGTERM.
 import { stat } from 'node:fs/promises'
 import { startUpstream } from '../standin/index.js'
+import { exitCodesText } from './exit-codes.js'
 
-const USAGE = 'usage: aloft upstream --root DIR [--port P] [--host H]'
+const USAGE = `usage: aloft upstream --root DIR [--port P] [--host H]
+
+Serves DIR, laid out as NOAA's bucket (gfs.YYYYMMDD/CC/atmos/gfs.tCCz.pgrb2.0p25.fFFF, with or
+without .idx beside each file), the way NOAA does, until SIGINT or SIGTERM: as the bucket (objects
+with Range, ListObjectsV2), as NOMADS' grib filter and its directory listing. Point a service at
+it with ALOFT_SOURCE=mirror:<bucket URL> or ALOFT_SOURCE=filter:<grib filter URL>, both printed at
+start. A stand-in for demos, tests and benchmarks, never needed by the service itself.
+
+  --root DIR   the directory to serve (required; data/sample is one)
+  --port P     TCP port (default 8081; 0 picks a free one)
+  --host H     address to bind (default 127.0.0.1)
+
+exit codes:
+${exitCodesText()}`
 
 export async function run (args: string[]): Promise<number> {
   const opts: Record<string, string> = {}

@@ -1,6 +1,7 @@
 // The configuration every room reads: the environment's variables (variables.ts), each checked
 // (load.ts), as one typed record.
 import type { Level } from 'pino'
+import type { MapTiles } from './tile-template.js'
 
 export type SourceSetting =
   | { kind: 'noaa' }
@@ -26,8 +27,8 @@ export interface Config {
   interpolateIn: 'worker' | 'main'
   tileDegrees: number
   upstreamConcurrency: number
-  /** undefined: the source's own default (100/min for NOAA and filters, more for mirrors). */
-  upstreamPerMinute: number | undefined
+  /** Unset: UPSTREAM_PER_MINUTE_DEFAULT for the source's kind. */
+  upstreamPerMinute: number
   upstreamTimeoutMs: number
   /** One deadline for everything a request waits for upstream data: queue, single flight, requests, retries. */
   fetchDeadlineMs: number
@@ -58,6 +59,8 @@ export interface Config {
   samplesWorkerThreshold: number
   /** The most 60 s steps (all ensemble members together) one trajectory request may fly. */
   trajectoryMaxSteps: number
+  /** The explorer map's tiles; undefined: the bundled map. */
+  mapTiles: MapTiles | undefined
   /** Live API keys per account (as many revoked ones are kept). */
   maxKeysPerAccount: number
   /**

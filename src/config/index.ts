@@ -2,4 +2,5 @@
 export type { Config, SourceSetting } from './config.js'
 export { loadConfig } from './load.js'
 export { ConfigError } from './reader.js'
-export { VARIABLES } from './variables.js'
+export { CLIENT_VARIABLES, UPSTREAM_PER_MINUTE_DEFAULT, VARIABLES } from './variables.js'
+export { tileOrigins, type MapTiles } from './tile-template.js'

@@ -4,6 +4,8 @@ import type { Config } from './config.js'
 import { VariableReader } from './reader.js'
 import { readRedisPrefix, readRedisUrl } from './redis.js'
 import { readSource } from './source.js'
+import { UPSTREAM_PER_MINUTE_DEFAULT } from './variables.js'
+import { tileTemplateProblem, type MapTiles } from './tile-template.js'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 const MIB = 1024 * 1024
@@ -24,6 +26,7 @@ function readPublicTawhiri (read: VariableReader): Config['publicTawhiri'] {
 export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   const read = new VariableReader(env)
   read.refuseUnknown()
+  const source = readSource(read)
   const config: Config = {
     port: read.int('PORT', 0, 65535),
     host: read.raw('HOST'),
@@ -31,7 +34,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     redisPrefix: readRedisPrefix(read),
     adminToken: read.secret('ALOFT_ADMIN_TOKEN'),
     logLevel: read.oneOf('ALOFT_LOG_LEVEL', LOG_LEVELS, `one of ${LOG_LEVELS.join(', ')}`),
-    source: readSource(read),
+    source,
     cacheDir: read.raw('ALOFT_CACHE_DIR'),
     dailyAllowance: read.int('ALOFT_DAILY_ALLOWANCE', 0, 1_000_000_000),
     ratePerSecond: read.number('ALOFT_RATE_PER_SECOND', (n) => n > 0 && n <= 1_000_000,
@@ -46,7 +49,9 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     tileDegrees: read.number('ALOFT_TILE_DEGREES', (n) => Number.isInteger(n * 4) && n > 0 && 1440 % (n * 4) === 0,
       'a multiple of 0.25 that divides 360 (e.g. 0.5, 1, 2, 5)'),
     upstreamConcurrency: read.int('ALOFT_UPSTREAM_CONCURRENCY', 1, 64),
-    upstreamPerMinute: read.optionalInt('ALOFT_UPSTREAM_PER_MINUTE', 1, 100_000),
+    upstreamPerMinute: read.given('ALOFT_UPSTREAM_PER_MINUTE') === undefined
+      ? UPSTREAM_PER_MINUTE_DEFAULT[source.kind]
+      : read.int('ALOFT_UPSTREAM_PER_MINUTE', 1, 100_000),
     upstreamTimeoutMs: read.int('ALOFT_UPSTREAM_TIMEOUT_MS', 100, 600_000),
     fetchDeadlineMs: read.int('ALOFT_FETCH_DEADLINE_MS', 100, 600_000),
     cacheMaxBytes: read.int('ALOFT_CACHE_MAX_BYTES', 1024 * 1024, Number.MAX_SAFE_INTEGER),
@@ -60,6 +65,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     writeTimeoutMs: read.int('ALOFT_WRITE_TIMEOUT_MS', 100, 3_600_000),
     metricsToken: read.secret('ALOFT_METRICS_TOKEN'),
     metricsPort: read.optionalInt('ALOFT_METRICS_PORT', 0, 65535),
+    mapTiles: readMapTiles(read),
     samplesMemoryBytes: read.int('ALOFT_SAMPLES_MEMORY_MB', 16, 1_048_576) * MIB,
     samplesMaxPoints: read.int('ALOFT_SAMPLES_MAX_POINTS', 1, 10_000_000),
     samplesMaxBodyBytes: read.int('ALOFT_SAMPLES_MAX_BODY_MB', 1, 4096) * MIB,
@@ -77,4 +83,19 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   }
   read.done()
   return config
+}
+
+/** The explorer's tile server, when one is configured: a template the page can use. */
+function readMapTiles (read: VariableReader): MapTiles | undefined {
+  const url = read.given('ALOFT_MAP_TILES_URL')?.trim()
+  const attribution = read.raw('ALOFT_MAP_TILES_ATTRIBUTION').trim()
+  if (url === undefined || url === '') {
+    if (attribution !== '') read.problems.push('ALOFT_MAP_TILES_ATTRIBUTION is set without ALOFT_MAP_TILES_URL')
+    return undefined
+  }
+  const why = tileTemplateProblem(url)
+  if (why !== undefined) {
+    read.invalid('ALOFT_MAP_TILES_URL', url, `a tile URL template, http(s) with {z}, {x} and {y} (${why})`)
+  }
+  return { url, attribution }
 }

@@ -1,7 +1,7 @@
 // Reading the environment's variables: a value or its default, numbers within bounds, choices and
 // secrets. A bad value is a problem naming the variable and what it accepts (a secret's value is
 // never shown); every problem is reported at once, as one ConfigError.
-import { VARIABLES } from './variables.js'
+import { CLIENT_VARIABLES, VARIABLES } from './variables.js'
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError'
@@ -18,9 +18,9 @@ export class VariableReader {
 
   constructor (private readonly env: NodeJS.ProcessEnv) {}
 
-  /** A problem for each `ALOFT_` name that no variable has (a typo). */
+  /** A problem for each `ALOFT_` name that no variable has (a typo); the CLI's own ones are known. */
   refuseUnknown (): void {
-    const known = new Set(VARIABLES.map((v) => v.name))
+    const known = new Set([...VARIABLES, ...CLIENT_VARIABLES].map((v) => v.name))
     for (const name of Object.keys(this.env)) {
       if (name.startsWith('ALOFT_') && !known.has(name)) {
         const names = [...known].filter((k) => k.startsWith('ALOFT_')).join(', ')

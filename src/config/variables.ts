@@ -10,6 +10,12 @@ export interface VariableSpec {
   about: string
 }
 
+/**
+ * Upstream requests per minute when ALOFT_UPSTREAM_PER_MINUTE is unset: NOAA blocks clients above
+ * 120, a mirror is ours. The loader applies it and `aloft serve --help` prints it.
+ */
+export const UPSTREAM_PER_MINUTE_DEFAULT = { noaa: 100, filter: 100, mirror: 6000 } as const
+
 /** Every variable aloft reads, with its default and meaning (the README table mirrors this). */
 export const VARIABLES: readonly VariableSpec[] = [
   { name: 'PORT', default: '8080', about: 'TCP port to listen on (0 picks a free one)' },
@@ -135,13 +141,22 @@ export const VARIABLES: readonly VariableSpec[] = [
       'request before flying; a request takes one rate token per started 10 000)'
   },
   {
+    name: 'ALOFT_MAP_TILES_URL', default: '',
+    about: 'the explorer map\'s raster tiles: a URL template, http(s), with {z}, {x}, {y} (and {s} for the ' +
+      'subdomains a, b, c); the page\'s CSP then allows images from its origins; unset: the bundled map'
+  },
+  {
+    name: 'ALOFT_MAP_TILES_ATTRIBUTION', default: '',
+    about: 'plain text shown in the map\'s corner with the tiles (an http(s) address in it becomes a link)'
+  },
+  {
     name: 'ALOFT_UPSTREAM_CONCURRENCY', default: '4',
     about: 'upstream HTTP requests at once (shared by all instances through Redis)'
   },
   {
-    name: 'ALOFT_UPSTREAM_PER_MINUTE', default: '',
-    about: 'upstream HTTP requests per minute, shared by all instances through Redis; ' +
-      'default 100 for noaa and filter (NOAA blocks above 120), 6000 for a mirror'
+    name: 'ALOFT_UPSTREAM_PER_MINUTE',
+    default: `${UPSTREAM_PER_MINUTE_DEFAULT.noaa} (noaa, filter), ${UPSTREAM_PER_MINUTE_DEFAULT.mirror} (mirror)`,
+    about: 'upstream HTTP requests per minute, shared by all instances through Redis (NOAA blocks above 120)'
   },
   { name: 'ALOFT_UPSTREAM_TIMEOUT_MS', default: '30000', about: 'timeout of one upstream HTTP request' },
   {
@@ -160,4 +175,13 @@ export const VARIABLES: readonly VariableSpec[] = [
     about: 'how long a request on a Tawhiri path waits its turn for a rate token or an in-flight slot before a 429 ' +
       '(a page\'s burst, such as the SondeHub predictor\'s 169 hourly flights, is answered, not refused)'
   }
+]
+
+/**
+ * The `aloft` command's own variables, read by its client commands (`aloft trajectory`), never by
+ * the service: the service accepts them in its environment, so one shell can hold both.
+ */
+export const CLIENT_VARIABLES: readonly VariableSpec[] = [
+  { name: 'ALOFT_URL', default: 'http://127.0.0.1:8080', about: 'the service `aloft trajectory` asks' },
+  { name: 'ALOFT_API_KEY', default: '', about: 'the API key `aloft trajectory` sends' }
 ]

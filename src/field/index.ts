@@ -7,7 +7,7 @@
 export {
   Field, UnusableUnitError, BLOCK, blockAround, decodedKey, pieceBox, type DecodedUnit, type FieldOptions
 } from './field.js'
-export { createPool, PoolBusyError, type PoolOptions, type TaskName, type WorkerPool } from './pool.js'
+export { createPool, PoolBusyError, WORKER_LOADED, type PoolOptions, type TaskName, type WorkerPool } from './pool.js'
 export { UnitCache, type CacheStats, type Sized } from './unit-cache.js'
 export { ColumnMemo, COLUMNS_PER_UNIT } from './column-memo.js'
 export {

@@ -4,6 +4,7 @@
 import { Piscina } from 'piscina'
 import { fileURLToPath } from 'node:url'
 import { availableParallelism } from 'node:os'
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { DecodeResult, DecodeTask } from './tasks.js'
 
 /**
@@ -27,6 +28,16 @@ export class PoolBusyError extends Error {
  */
 export type TaskName = 'decode' | 'ping' | 'interpolate' | 'samples' | 'samplesJsonColumn'
 
+/**
+ * What workers/tasks.ts posts once its module graph has been evaluated. Node 20 aborts the whole
+ * process (`v8::Module::IsGraphAsync must be used on an instantiated module`) when a worker is
+ * terminated while it is still loading its ES module, as a SIGTERM right after start-up would do;
+ * closing waits for this from every thread first.
+ */
+export const WORKER_LOADED = 'aloft-worker-loaded'
+/** How long closing waits for threads still loading their module (they load in well under a second). */
+const LOAD_WAIT_MS = 10_000
+
 export interface PoolOptions {
   threads?: number
   /** Tasks waiting beyond this are refused (the caller answers 503). */
@@ -47,6 +58,10 @@ export function createPool (options: PoolOptions = {}): WorkerPool {
   const threads = options.threads ?? Math.max(1, availableParallelism())
   const maxQueue = options.maxQueue ?? 256
   const piscina = new Piscina({ ...WORKER, minThreads: threads, maxThreads: threads, maxQueue, idleTimeout: 60_000 })
+  let loaded = 0
+  const allLoaded = new Promise<void>((resolve) => {
+    piscina.on('message', (m: unknown) => { if (m === WORKER_LOADED && ++loaded >= threads) resolve() })
+  })
   const run = async <R>(name: TaskName, task: unknown): Promise<R> => {
     // refused here, from the pool's own count, before piscina would refuse it with an Error told
     // apart only by its message (a task is queued only when every thread is busy)
@@ -59,6 +74,9 @@ export function createPool (options: PoolOptions = {}): WorkerPool {
     utilization: () => piscina.utilization,
     queueSize: () => piscina.queueSize,
     threads: () => piscina.threads.length,
-    close: () => piscina.close()
+    close: async () => {
+      await Promise.race([allLoaded, sleep(LOAD_WAIT_MS, undefined, { ref: false })])
+      await piscina.close()
+    }
   }
 }

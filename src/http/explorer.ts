@@ -1,15 +1,26 @@
 // The web explorer's files (built by `npm run build` into dist/web/ from web/): read once at start,
 // gzipped once, answered from memory with their content type, cache rule and a strict
-// Content-Security-Policy (nothing inline, nothing from another origin).
+// Content-Security-Policy (nothing inline, nothing from another origin but the operator's map
+// tiles, ALOFT_MAP_TILES_URL, written into the page's meta tags and allowed as images).
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { createHash } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { tileOrigins, type MapTiles } from '../config/index.js'
 
-/** Scripts, styles, data and connections from this origin only; no frames, no plugins, no forms elsewhere. */
-export const EXPLORER_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-  "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+/**
+ * Scripts, styles, data and connections from this origin only; images too, and from the tile
+ * server's origins when one is configured; no frames, no plugins, no forms elsewhere.
+ */
+export function explorerCsp (imageOrigins: readonly string[] = []): string {
+  return "default-src 'none'; script-src 'self'; style-src 'self'; " +
+    `img-src ${["'self'", 'data:', ...imageOrigins].join(' ')}; ` +
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+}
+
+/** The page's policy without tiles. */
+export const EXPLORER_CSP = explorerCsp()
 
 const TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
@@ -27,6 +38,8 @@ interface Asset {
   gzip: Buffer
   etag: string
   cacheControl: string
+  /** The page's Content-Security-Policy (HTML only). */
+  csp?: string
 }
 
 export interface Explorer {
@@ -52,19 +65,45 @@ function assetOf (path: string, type: string, cacheControl: string): Asset {
   const { size, mtimeMs } = statSync(path)
   const known = kept.get(path)
   if (known !== undefined && known.size === size && known.mtimeMs === mtimeMs) return known.asset
-  const raw = readFileSync(path)
-  const asset: Asset = {
-    type,
-    raw,
-    gzip: gzipSync(raw, { level: 9 }),
-    etag: `"${createHash('sha256').update(raw).digest('base64url').slice(0, 22)}"`,
-    cacheControl
-  }
+  const asset = assetFrom(readFileSync(path), type, cacheControl)
   kept.set(path, { size, mtimeMs, asset })
   return asset
 }
 
-export function loadExplorer (dir = explorerDir()): Explorer {
+function assetFrom (raw: Buffer, type: string, cacheControl: string, csp?: string): Asset {
+  return {
+    type,
+    raw,
+    gzip: gzipSync(raw, { level: 9 }),
+    etag: `"${createHash('sha256').update(raw).digest('base64url').slice(0, 22)}"`,
+    cacheControl,
+    ...(type.startsWith('text/html') ? { csp: csp ?? EXPLORER_CSP } : {})
+  }
+}
+
+const attribute = (text: string): string =>
+  text.replace(/[&"<>]/g, (c) => ({ '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' })[c]!)
+
+/** The tags web/index.html carries empty, for the service to fill in. */
+const TILE_TAGS = {
+  url: '<meta name="aloft-map-tiles" content="">',
+  attribution: '<meta name="aloft-map-attribution" content="">'
+}
+
+/** The page with the operator's tiles in its meta tags, its ETag of those bytes, its CSP allowing them. */
+function pageWithTiles (page: Asset, tiles: MapTiles): Asset {
+  const html = page.raw.toString('utf8')
+  if (!html.includes(TILE_TAGS.url) || !html.includes(TILE_TAGS.attribution)) {
+    throw new Error('the built explorer page lacks the map tiles\' meta tags: run npm run build')
+  }
+  const filled = html
+    .replace(TILE_TAGS.url, `<meta name="aloft-map-tiles" content="${attribute(tiles.url)}">`)
+    .replace(TILE_TAGS.attribution, `<meta name="aloft-map-attribution" content="${attribute(tiles.attribution)}">`)
+  return assetFrom(Buffer.from(filled), page.type, page.cacheControl, explorerCsp(tileOrigins(tiles.url)))
+}
+
+/** The built explorer in `dir`; with `tiles`, its page names them (ALOFT_MAP_TILES_URL). */
+export function loadExplorer (dir = explorerDir(), tiles?: MapTiles): Explorer {
   const files = new Map<string, Asset>()
   if (!existsSync(`${dir}index.html`)) {
     return { files, missing: `the explorer is not built (no ${dir}index.html): run npm run build` }
@@ -73,7 +112,8 @@ export function loadExplorer (dir = explorerDir()): Explorer {
     const type = TYPES[name.slice(name.lastIndexOf('.') + 1)]
     if (type === undefined) continue
     const asset = assetOf(`${dir}${name}`, type, name === 'index.html' ? REVALIDATE : IMMUTABLE)
-    files.set(name === 'index.html' ? '/' : `/explorer/${name}`, asset)
+    if (name !== 'index.html') files.set(`/explorer/${name}`, asset)
+    else files.set('/', tiles === undefined ? asset : pageWithTiles(asset, tiles))
   }
   return { files }
 }
@@ -86,7 +126,7 @@ export function sendAsset (req: IncomingMessage, res: ServerResponse, asset: Ass
   res.setHeader('Vary', 'Accept-Encoding')
   res.setHeader('X-Content-Type-Options', 'nosniff')
   if (asset.type.startsWith('text/html')) {
-    res.setHeader('Content-Security-Policy', EXPLORER_CSP)
+    res.setHeader('Content-Security-Policy', asset.csp ?? EXPLORER_CSP)
     res.setHeader('Referrer-Policy', 'no-referrer')
     res.setHeader('X-Frame-Options', 'DENY')
   }

@@ -5,6 +5,7 @@ import type { ResponseCache } from '../profile/index.js'
 import type { AppDeps, Handlers } from './context.js'
 import { accountHandlers } from './routes/accounts.js'
 import { explorerHandlers } from './routes/explorer.js'
+import { explorerDir, loadExplorer } from './explorer.js'
 import { metaHandlers } from './routes/meta.js'
 import { profileHandlers } from './routes/profile.js'
 import { samplesHandlers } from './routes/samples.js'
@@ -21,7 +22,7 @@ export function routeHandlers (deps: AppDeps, routes: readonly RouteSpec[]): Han
     ...samplesHandlers(deps),
     ...trajectoryHandlers(deps),
     ...tawhiriHandlers(deps),
-    ...explorerHandlers()
+    ...explorerHandlers(loadExplorer(explorerDir(), deps.config.mapTiles))
   }
 }
 

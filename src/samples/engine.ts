@@ -111,7 +111,7 @@ export class SamplesEngine {
     const out = plan.arrays.float64(n * OUT_COLUMNS)
     const clamped = plan.arrays.uint8(n)
     // filled in place, slice by slice: `onSlice` may read a slice as soon as it is done
-    const result = new ComputedSamples(plan, options, pieces, clamped, out)
+    const result = new ComputedSamples(plan, options, pieces, loaded.pieceStatus, clamped, out)
     const task = sampleTask(options, plan, {
       pieces: pieces.map((u) => u === null ? null : samplePiece(u)),
       pieceStatus: loaded.pieceStatus,

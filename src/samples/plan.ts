@@ -19,13 +19,16 @@ import { timeIndexFor, type ChoiceSlot, type TimeIndex } from './time-plan.js'
 export interface Plan {
   n: number
   grid: LatLonGrid
-  /** Every (run, step) a point's time choice names, sorted by run then step (the response's `units`). */
+  /**
+   * Every (run, step) the time choice of a point inside the source's coverage names, sorted by run
+   * then step (the response's `units`): a point outside reads none and names none.
+   */
   runSteps: HeldRunStep[]
   pieces: PlannedPiece[]
   pieceCells: PieceCells
   /** Distinct source unit keys (what the allowance and ALOFT_SAMPLES_MAX_UNITS count). */
   unitKeys: string[]
-  /** Per point: the status planning found (ok, or outside_source), and its units in time (−1: none). */
+  /** Per point: the status planning found (ok, or outside_source), and its units in time (−1: none, outside). */
   status: Uint8Array
   unitBefore: Int32Array
   unitAfter: Int32Array
@@ -86,6 +89,7 @@ export async function planSamples (
   const gx = new Float64Array(n)
   const gy = new Float64Array(n)
   const keys = placePoints(placed, points, pointInstant, times, nearest, gx, gy)
+  keepNamedRunSteps(placed)
   for (let s = 0; s < n; s += sliceSize) sortByKey(keys, s, Math.min(n, s + sliceSize), placed.order)
   const tables = gatherPoints(placed, points, gx, gy, source)
   return { ...placed, pieces: tables.pieces, pieceCells: tables.cells(arrays), unitKeys: tables.unitKeys() }
@@ -156,18 +160,47 @@ function placePoints (
     let cell: number
     if (nearest) {
       cell = nearestColumnRow(grid, latitude[p], longitude[p])
-      if (cell < 0) { status[p] = OUTSIDE_SOURCE; continue }
+      if (cell < 0) { outsidePlace(plan, p); continue }
       gy[p] = Math.floor(cell / grid.ni)
       gx[p] = cell - gy[p] * grid.ni
     } else {
       gx[p] = gridX(grid, longitude[p])
       gy[p] = gridY(grid, latitude[p])
-      if (!stencilAt(grid, gx[p], gy[p], stencil)) { status[p] = OUTSIDE_SOURCE; continue }
+      if (!stencilAt(grid, gx[p], gy[p], stencil)) { outsidePlace(plan, p); continue }
       cell = stencil.j0 * grid.ni + stencil.i0
     }
     keys[p] = byUnit ? before * cellCount + cell : cell
   }
   return keys
+}
+
+/** A point whose place the source does not cover: it reads no unit, so it names none (nor a weight). */
+function outsidePlace (plan: PlacedPoints, p: number): void {
+  plan.status[p] = OUTSIDE_SOURCE
+  plan.unitBefore[p] = plan.unitAfter[p] = -1
+  plan.timeWeight[p] = NaN
+}
+
+/**
+ * Only the (run, step)s a point inside the coverage names, renumbered in their order (which keeps
+ * the points' sort keys in order): a point outside in place no longer lists a unit nothing read.
+ */
+function keepNamedRunSteps (plan: PlacedPoints): void {
+  const { n, status, unitBefore, unitAfter } = plan
+  const count = plan.runSteps.length
+  const renumber = new Int32Array(count).fill(-1)
+  for (let p = 0; p < n; p++) {
+    if (status[p] !== OUTSIDE_SOURCE) renumber[unitBefore[p]] = renumber[unitAfter[p]] = 0
+  }
+  let kept = 0
+  for (let k = 0; k < count; k++) if (renumber[k] === 0) renumber[k] = kept++
+  if (kept === count) return
+  plan.runSteps = plan.runSteps.filter((_, k) => renumber[k] >= 0)
+  for (let p = 0; p < n; p++) {
+    if (unitBefore[p] < 0) continue
+    unitBefore[p] = renumber[unitBefore[p]]
+    unitAfter[p] = renumber[unitAfter[p]]
+  }
 }
 
 /**

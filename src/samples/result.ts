@@ -33,7 +33,7 @@ export interface SamplesResult {
   clamped: Uint8Array
   /** OUT_COLUMNS × n, column-major; NaN where a point is not ok. */
   out: Float64Array
-  /** Per point, index into `units`; −1 when no unit answers its time. */
+  /** Per point, index into `units`; −1 when the source covers not its time or not its place (planning). */
   unitBefore: Int32Array
   unitAfter: Int32Array
   timeWeight: Float64Array

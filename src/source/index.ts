@@ -19,7 +19,7 @@
 // as the store's StoreUnavailableError.
 import type { Registry } from 'prom-client'
 import type { AccountStore } from '../accounts/index.js'
-import type { SourceSetting } from '../config/index.js'
+import { UPSTREAM_PER_MINUTE_DEFAULT, type SourceSetting } from '../config/index.js'
 import {
   BucketAdapter, DirectoryAdapter, FilterAdapter, NOAA_DEFAULTS, NoaaAdapter, type Adapter
 } from './adapters/index.js'
@@ -66,10 +66,7 @@ export interface SourceOptions {
   tileDegrees?: number
   /** Upstream HTTP requests at once, across the cluster; default 4. */
   upstreamConcurrency?: number
-  /**
-   * Upstream HTTP requests per minute, across the cluster. Default 100 for noaa and filter
-   * (NOAA blocks clients above 120); 6000 for a mirror, which is ours.
-   */
+  /** Upstream HTTP requests per minute, across the cluster; default UPSTREAM_PER_MINUTE_DEFAULT. */
   upstreamPerMinute?: number
   /** Override the limiter interval (tests); default 60 000 ms. */
   upstreamIntervalMs?: number
@@ -98,7 +95,7 @@ export function createSource (options: SourceOptions): Source {
   const s = options.setting
   const throttle = new Throttle({
     maxConcurrent: options.upstreamConcurrency,
-    perInterval: options.upstreamPerMinute ?? (s.kind === 'mirror' ? 6000 : 100),
+    perInterval: options.upstreamPerMinute ?? UPSTREAM_PER_MINUTE_DEFAULT[s.kind],
     intervalMs: options.upstreamIntervalMs,
     clientTimeoutMs: options.limiterClientTimeoutMs,
     redisUrl: options.redisUrl,

@@ -33,7 +33,8 @@ t.test('the demo prints a working key, operator token and curl command, then sto
   assertSchema(t, AtmosphereResponse, profile)
   t.equal(profile.provenance.model_run_at, '2020-08-04T12:00:00Z')
   const token = /export ALOFT_ADMIN_TOKEN=(\S+)/.exec(stdout)?.[1]
-  t.match(stdout, `export KEY=${key}`)
+  t.match(stdout, `export ALOFT_API_KEY=${key}`)
+  t.match(stdout, `export ALOFT_URL=${url}\n`, 'the address the README\'s examples use')
   const admin = await fetch(`${url}/v1/admin/accounts`, {
     method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: '{"name":"balloon team"}'

@@ -67,3 +67,16 @@ t.test('grib --help names every key grib --json prints, level_value for non-pres
   t.ok(keys.has('level_value') && keys.has('level_pa'), 'the file has isobaric and other levels')
   for (const key of keys) t.match(help, new RegExp(`\\b${key}\\b`), key)
 })
+
+t.test('serve --help shows each variable\'s real default, ALOFT_UPSTREAM_PER_MINUTE\'s included', async (t) => {
+  const r = await runAloft(['serve', '--help'])
+  t.match(r.stdout, /^ {2}ALOFT_UPSTREAM_PER_MINUTE +default 100 \(noaa, filter\), 6000 \(mirror\)$/m)
+  t.notMatch(r.stdout, /ALOFT_UPSTREAM_PER_MINUTE +default \(unset\)/)
+})
+
+t.test('upstream --help says what the stand-in serves and every option with its default', async (t) => {
+  const r = await runAloft(['upstream', '--help'])
+  t.equal(r.code, 0)
+  for (const option of [/--root DIR +the directory/, /--port P +TCP port \(default 8081/, /--host H +address to bind/,
+    /ALOFT_SOURCE=mirror:/]) t.match(r.stdout, option)
+})

@@ -95,3 +95,20 @@ t.test('an unknown command exits 2 with usage', async (t) => {
   t.match(stderr, /unknown command 'fly'/)
   t.match(stderr, /serve/)
 })
+
+t.test('the CLI\'s own ALOFT_URL and ALOFT_API_KEY in the environment do not stop the service', async (t) => {
+  const svc = start({ ALOFT_URL: 'http://127.0.0.1:8080', ALOFT_API_KEY: 'aloft_some-key-of-the-shell' })
+  t.teardown(() => { svc.child.kill('SIGKILL') })
+  const url = await svc.listening
+  t.equal((await fetch(`${url}/healthz`)).status, 200)
+  svc.child.kill('SIGTERM')
+  t.equal((await svc.exited)[0], 0)
+})
+
+t.test('a tile template the explorer cannot use stops the process with exit code 2 and says why', async (t) => {
+  const svc = start({ ALOFT_MAP_TILES_URL: 'ftp://tiles.example.org/{z}/{x}/{y}.png' })
+  svc.listening.catch(() => {}) // it never listens
+  const [code] = await svc.exited
+  t.equal(code, 2)
+  t.match(svc.output().stderr, /ALOFT_MAP_TILES_URL="ftp:\/\/tiles\.example\.org\/\{z\}\/\{x\}\/\{y\}\.png" is invalid: .*not http\(s\)/)
+})

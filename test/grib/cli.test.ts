@@ -85,6 +85,10 @@ t.test('a GribError prints its message without a stack and exits 1', async (t) =
   t.equal(r.code, 1)
   t.match(r.err, /no GRIB message found .*\[not_grib\]/)
   t.notMatch(r.err, /\n\s+at /)
+})
+
+t.test('a file that is not there is the caller\'s to fix: exit 2, naming it', async (t) => {
   const missing = await cli('inspect', path('no-such-file'))
-  t.same([missing.code, /ENOENT/.test(missing.err)], [1, true])
+  t.equal(missing.code, 2)
+  t.match(missing.err, /cannot read .*no-such-file: ENOENT/)
 })

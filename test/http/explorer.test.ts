@@ -58,6 +58,26 @@ t.test('the explorer and its assets', async (t) => {
   t.equal(JSON.parse(missing.body.toString()).code, 'not_found')
 })
 
+t.test('with ALOFT_MAP_TILES_URL the page names the tiles and its CSP allows exactly their origins', async (t) => {
+  const plain = await startTestService(t)
+  const svc = await startTestService(t, { env: {
+    ALOFT_MAP_TILES_URL: 'https://{s}.tile.example.org:8443/{z}/{x}/{y}.png?style="a"&b',
+    ALOFT_MAP_TILES_ATTRIBUTION: '© Example <Tiles>'
+  } })
+  const page = await raw(`${svc.url}/`)
+  const html = page.body.toString()
+  t.match(html, '<meta name="aloft-map-tiles" content="https://{s}.tile.example.org:8443/{z}/{x}/{y}.png' +
+    '?style=&quot;a&quot;&amp;b">', 'the template, escaped for an attribute')
+  t.match(html, '<meta name="aloft-map-attribution" content="© Example &lt;Tiles&gt;">')
+  t.equal(page.headers['content-security-policy'], EXPLORER_CSP.replace("img-src 'self' data:;", "img-src 'self' " +
+    'data: https://a.tile.example.org:8443 https://b.tile.example.org:8443 https://c.tile.example.org:8443;'))
+  const before = await raw(`${plain.url}/`)
+  t.not(page.headers.etag, before.headers.etag, 'the ETag is of the page as written')
+  t.equal((await raw(`${svc.url}/`, { 'if-none-match': String(page.headers.etag) })).status, 304)
+  t.equal((await raw(`${svc.url}/`, { 'if-none-match': String(before.headers.etag) })).status, 200,
+    'a copy without the tiles is not current')
+})
+
 t.test('an instance without a built explorer says how to build one', async (t) => {
   const empty = await mkdtemp(join(tmpdir(), 'aloft-no-explorer-'))
   t.teardown(() => rm(empty, { recursive: true, force: true }))

@@ -200,11 +200,25 @@ t.test('a point that fails never fails the request', async (t) => {
   t.equal(res.status, 200)
   t.same(body.columns.status, ['ok', 'outside_source_coverage', 'outside_vertical_range', 'outside_source_coverage'])
   t.same(body.columns.temperature_k.map((v) => v === null), [false, true, true, true])
-  t.same(body.columns.unit_before, [0, 0, 0, null])
+  t.same(body.columns.unit_before, [0, null, 0, null], 'a point outside the coverage names no unit')
   t.notOk('wind_u_ms' in body.columns, 'only the fields asked for')
 })
 
-t.test('a unit the upstream turns out not to hold: its points are outside_source_coverage, the rest answered',
+t.test('units lists only the (run, step)s a point inside the coverage names', async (t) => {
+  const svc = await startTestService(t)
+  const { key } = await svc.newAccount()
+  const { body } = await samples(svc, key, {
+    latitude: [10, 52], longitude: [21, 21], altitude_m: [1000, 1000],
+    time: ['2020-08-15T12:00:00Z', '2020-08-04T12:00:00Z'], altitude_reference: 'agl', fields: ['temperature_k']
+  })
+  t.same(body.columns.status, ['outside_source_coverage', 'ok'])
+  t.same(body.units.map((u) => [u.model_run_at, u.forecast_hour, (u.sources as unknown[]).length]),
+    [['2020-08-04T12:00:00Z', 0, 1]], 'no entry for 2020-08-15, which nothing read')
+  t.same([body.columns.unit_before, body.columns.unit_after, body.columns.time_weight], [[null, 0], [null, 0],
+    [null, 0]])
+})
+
+t.test('a unit the upstream turns out not to hold: its points are outside_source_coverage, naming no unit',
   async (t) => {
     const { server } = await startSampleUpstream(t)
     const svc = await startTestService(t, { env: { ALOFT_SOURCE: `filter:${server.filterUrl}` } })
@@ -214,7 +228,9 @@ t.test('a unit the upstream turns out not to hold: its points are outside_source
       time: ['2020-08-04T12:00:00Z', '2020-08-04T18:00:00Z'], altitude_reference: 'agl' })
     t.equal(res.status, 200)
     t.same(body.columns.status, ['ok', 'outside_source_coverage'])
-    t.same(body.units.map((u) => (u as { sources: unknown[] }).sources.length), [1, 0], 'nothing read for f006')
+    t.same(body.units.map((u) => [u.forecast_hour, (u.sources as unknown[]).length]), [[0, 1]],
+      'f006, of which nothing was read, is not listed')
+    t.same([body.columns.unit_before, body.columns.unit_after], [[0, null], [0, null]], 'its point names no unit')
   })
 
 t.test('an upstream that hangs past the fetch deadline: 503 source_busy for the whole request', async (t) => {

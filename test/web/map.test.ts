@@ -1,8 +1,11 @@
 // The explorer's map in headless Chromium: the bundled Natural Earth map (land, borders, lakes,
 // rivers, town names that come as you zoom), the scale bar, the pointer's coordinates, a click
-// picking the point, and the operator's tiles read from the page's meta tags (served here by
-// routing the tile URLs: the tests reach no tile server).
-import t from 'tap'
+// picking the point, and the operator's tiles (ALOFT_MAP_TILES_URL) from a tile server of the
+// test's own on another origin, which the page's CSP lets it load; tiles that fail are routed.
+import t, { type Test } from 'tap'
+import { createServer } from 'node:http'
+import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
 import type { Page } from 'playwright-core'
 import { startTestService, type TestService } from '../helpers/service.js'
 import { noBrowser, openPage } from '../helpers/browser.js'
@@ -32,6 +35,19 @@ const overlapping = (ls: Label[]): string[] => ls.flatMap((a, i) => ls.slice(i +
   .filter((b) => a.box.x < b.box.x + b.box.w && b.box.x < a.box.x + a.box.w &&
     a.box.y < b.box.y + b.box.h && b.box.y < a.box.y + a.box.h)
   .map((b) => `${a.name}/${b.name}`))
+
+/** A tile server on a port (an origin) of its own, answering every tile with the PNG; the paths asked. */
+async function tileServer (t: Test): Promise<{ url: string, asked: string[] }> {
+  const asked: string[] = []
+  const server = createServer((req, res) => {
+    asked.push(req.url ?? '')
+    res.writeHead(200, { 'content-type': 'image/png', 'content-length': PNG.length }).end(PNG)
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  t.teardown(() => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve) }))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, asked }
+}
 
 /** The page as the service would write it with tiles configured (meta tags filled in). */
 async function withTiles (page: Page, svc: TestService, tile: 'ok' | 'fail'): Promise<void> {
@@ -113,13 +129,19 @@ t.test('the explorer\'s map in Chromium', { skip: skip ?? false }, async (t) => 
       'no request left the origin')
   })
 
-  t.test('the operator\'s tiles, from the page\'s meta tags, with their attribution', async (t) => {
-    const p = await openPage(t, `${svc.url}/`, (page) => withTiles(page, svc, 'ok'))
+  t.test('the operator\'s tile server (ALOFT_MAP_TILES_URL), allowed by the CSP, with its attribution', async (t) => {
+    const tiles = await tileServer(t)
+    const tiled = await startTestService(t, { env: {
+      ALOFT_MAP_TILES_URL: `${tiles.url}/test-tiles/{z}/{x}/{y}.png`, ALOFT_MAP_TILES_ATTRIBUTION: ATTRIBUTION
+    } })
+    const p = await openPage(t, `${tiled.url}/`)
     await p.page.waitForSelector('#map img.leaflet-tile-loaded')
     t.equal(await p.page.getAttribute('#map', 'data-basemap'), 'tiles')
     const srcs = await p.page.$$eval('#map img.leaflet-tile', (els) => els.map((e) => e.getAttribute('src') ?? ''))
-    t.ok(srcs.length > 0 && srcs.every((s) => new RegExp(`^${svc.url}/test-tiles/\\d+/\\d+/\\d+\\.png$`).test(s)),
+    t.ok(srcs.length > 0 && srcs.every((s) => new RegExp(`^${tiles.url}/test-tiles/\\d+/\\d+/\\d+\\.png$`).test(s)),
       `${srcs.length} tiles from the template`)
+    t.ok(tiles.asked.length > 0 && tiles.asked.every((u) => /^\/test-tiles\/\d+\/\d+\/\d+\.png$/.test(u)),
+      `the tile server was asked for ${tiles.asked.length} tiles`)
     const attribution = p.page.locator('#map .leaflet-control-attribution')
     t.match(await attribution.textContent(), 'Tiles © Test Tiles tiles.example/copyright')
     t.equal(await attribution.locator('a[href="https://tiles.example/copyright"]').count(), 1,

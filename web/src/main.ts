@@ -11,10 +11,16 @@ import { clearError, showError } from './problem-box.js'
 import { showIssues } from './field-errors.js'
 import { byId } from './svg.js'
 import { num } from './format.js'
+import { ENSEMBLE_SPREAD_DEFAULTS } from '../../src/trajectory/spread-defaults.js'
 
 let caps: Capabilities | null = null
 let lastFlight: TrajectoryResponse | null = null
 const input = (id: string): HTMLInputElement => byId<HTMLInputElement>(id)
+
+// the σ `aloft trajectory --members N` uses too, from their one home
+input('f-ascent-sd').value = String(ENSEMBLE_SPREAD_DEFAULTS.ascent_rate_sd)
+input('f-burst-sd').value = String(ENSEMBLE_SPREAD_DEFAULTS.burst_altitude_sd)
+input('f-descent-sd').value = String(ENSEMBLE_SPREAD_DEFAULTS.descent_rate_sd)
 
 const map = new MapView(byId('map'), (lat, lon) => {
   input('p-lat').value = String(lat)
