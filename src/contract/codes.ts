@@ -160,12 +160,6 @@ export const PROBLEM_CODES = {
       'the data, or make the flight shorter. aloft\'s own route answers the partial path with `outcome`.',
     tawhiri: { type: 'PredictionException' }
   },
-  not_implemented: {
-    status: 501,
-    title: 'Not implemented',
-    about: 'The request asks for something this service does not do (on the Tawhiri paths: `reverse_profile`).',
-    tawhiri: { type: 'NotYetImplementedException' }
-  },
   service_unavailable: {
     status: 503,
     title: 'Service unavailable',

@@ -24,5 +24,6 @@ export {
 export { daysInMonth } from './calendar.js'
 export { rfc3339, rfc3339Kept } from './rfc3339.js'
 export {
-  DatasetCheck, KEY_PATH_PREFIX, Ruaumoko, TAWHIRI_MIN_RATE, TawhiriError, type TawhiriFormat, TAWHIRI_FORMATS
+  DatasetCheck, KEY_PATH_PREFIX, ReverseResponse, Ruaumoko, TAWHIRI_MIN_RATE, TawhiriError, type TawhiriFormat,
+  TAWHIRI_FORMATS
 } from './tawhiri.js'

@@ -87,7 +87,7 @@ const DATA_PROBLEMS: ProblemCodeName[] = [
 ]
 /** What a Tawhiri path can answer (in Tawhiri's error shape: codes.ts `tawhiri`). */
 const TAWHIRI_PROBLEMS: ProblemCodeName[] = [...KEY_PROBLEMS, 'rate_limited', 'invalid_request', ...DATA_PROBLEMS,
-  'flight_incomplete', 'not_implemented']
+  'flight_incomplete']
 /** A Tawhiri path: any origin may read it, and a key may come in the path or, in public mode, not at all. */
 function tawhiri (entry: Omit<RouteEntry, 'method' | 'tag' | 'auth'>): RouteSpec {
   return route({ method: 'GET', tag: 'tawhiri', auth: 'api_key', admissionCost: 1, cors: true, dialect: 'tawhiri',

@@ -13,7 +13,7 @@ export const TAWHIRI_MIN_RATE = 0.2
 export const TAWHIRI_FORMATS = ['json', 'csv', 'kml'] as const
 export type TawhiriFormat = typeof TAWHIRI_FORMATS[number]
 
-/** The profiles the fork knows; reverse_profile is answered 501 here. */
+/** The profiles the fork knows (reverse_profile: a balloon seen aloft flown back to the ground). */
 export const TAWHIRI_PROFILES = ['standard_profile', 'float_profile', 'reverse_profile'] as const
 
 const Num = (description: string) => Type.Optional(Type.Number({ description }))
@@ -22,7 +22,8 @@ const Text = (description: string) => Type.Optional(Type.String({ description })
 /** The query a Tawhiri client sends; any other parameter (pred_type, cache busters) is ignored. */
 export const TawhiriQuery = Type.Object({
   profile: Type.Optional(Type.Unsafe<string>({ type: 'string', enum: [...TAWHIRI_PROFILES],
-    description: 'standard_profile (default), float_profile; reverse_profile is answered 501' })),
+    description: 'standard_profile (default), float_profile, or reverse_profile (from launch_* aloft back to the ' +
+      'ground: the answer is a ReverseResponse)' })),
   launch_latitude: Type.Number({ minimum: -90, maximum: 90, description: 'degrees north' }),
   launch_longitude: Type.Number({ minimum: -180, exclusiveMaximum: 360,
     description: 'degrees east, 0 ≤ x < 360 as Tawhiri, or −180 … 180' }),
@@ -47,7 +48,7 @@ const Metadata = Type.Object({
 export const TawhiriError = Type.Object({
   error: Type.Object({
     type: Type.String({ description: 'RequestException, InvalidDatasetException, PredictionException, ' +
-      'NotYetImplementedException, InternalException; aloft\'s ApiKeyException, RateLimitException, ' +
+      'InternalException; aloft\'s ApiKeyException, RateLimitException, ' +
       'DailyAllowanceException, ServiceUnavailableException' }),
     description: Type.String({ description: 'what went wrong and what to change' })
   }, { additionalProperties: false }),
@@ -83,3 +84,43 @@ export const Ruaumoko = Type.Object({
   metadata: Metadata
 }, { additionalProperties: false, $id: 'Ruaumoko' })
 export type Ruaumoko = Static<typeof Ruaumoko>
+
+const Point = Type.Object({
+  datetime: Type.String({ format: 'date-time' }),
+  latitude: Type.Number(),
+  longitude: Type.Number({ minimum: 0, exclusiveMaximum: 360 }),
+  altitude: Type.Number()
+}, { additionalProperties: false })
+
+/**
+ * profile=reverse_profile, as the SondeHub fork defines it: from a balloon seen aloft (the launch_*
+ * fields) rising at ascent_rate, back in time to where it left the ground. `prediction` holds the
+ * fork's two stages (a one-point `ascent`, then the `descent` read back in time);
+ * `launch_estimate` is the last point, with the request's launch_datetime as the fork writes it.
+ */
+export const ReverseResponse = Type.Object({
+  request: Type.Object({
+    profile: Type.Literal('reverse_profile'),
+    launch_latitude: Type.Number(),
+    launch_longitude: Type.Number(),
+    launch_datetime: Type.String({ format: 'date-time' }),
+    launch_altitude: Type.Number(),
+    ascent_rate: Type.Number(),
+    dataset: Type.String({ format: 'date-time' }),
+    version: Type.Literal(1)
+  }, { additionalProperties: false }),
+  prediction: Type.Array(Type.Object({
+    stage: Type.Unsafe<'ascent' | 'descent'>({ type: 'string', enum: ['ascent', 'descent'] }),
+    trajectory: Type.Array(Point)
+  }, { additionalProperties: false })),
+  launch_estimate: Type.Object({
+    latitude: Type.Number(),
+    longitude: Type.Number(),
+    altitude: Type.Number(),
+    datetime: Type.String({ format: 'date-time', description: 'the request\'s launch_datetime, as the fork writes it' })
+  }, { additionalProperties: false }),
+  metadata: Metadata,
+  warnings: Type.Record(Type.String(), Type.Object({ count: Type.Integer({ minimum: 1 }), description: Type.String() },
+    { additionalProperties: false }))
+}, { additionalProperties: false, $id: 'ReverseResponse' })
+export type ReverseResponse = Static<typeof ReverseResponse>

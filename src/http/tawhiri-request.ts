@@ -1,7 +1,8 @@
 // A Tawhiri query read by Tawhiri's rules (docs/DESIGN.md §9, the SondeHub fork's parse_request):
 // its parameters by name, anything else ignored (pred_type, cache busters); longitudes 0 ≤ x < 360
 // as Tawhiri's, or −180 … 180 as aloft's; rates below 0.2 m/s raised to 0.2; `latest` as no
-// dataset. The result is aloft's own TrajectoryRequest, checked by its schema like any other.
+// dataset. The result is aloft's own TrajectoryRequest, checked by its schema like any other (a
+// reverse_profile's fields too, then read as the balloon seen aloft).
 import {
   TAWHIRI_FORMATS, TAWHIRI_MIN_RATE, type TawhiriFormat, TrajectoryRequest, validate
 } from '../contract/index.js'
@@ -10,7 +11,17 @@ import { HttpProblem } from './problem.js'
 /** What a Tawhiri prediction query asks for. */
 export type TawhiriAsk =
   | { kind: 'flight', request: TrajectoryRequest, format: TawhiriFormat }
-  | { kind: 'reverse' }
+  | { kind: 'reverse', seen: ReverseAsk, format: TawhiriFormat }
+
+/** reverse_profile: a balloon seen aloft, its ascent rate, and a pinned run if any (epoch ms). */
+export interface ReverseAsk {
+  latitude: number
+  longitude: number
+  altitude?: number
+  timeMs: number
+  ascentRate: number
+  run?: number
+}
 
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/
 const LATEST = 'latest'
@@ -70,7 +81,7 @@ export function readTawhiriQuery (query: Record<string, unknown>): TawhiriAsk {
   if (!(TAWHIRI_FORMATS as readonly string[]).includes(format)) {
     throw refuse(`Format not supported: ${format}. Ask for format json (the default), csv or kml.`)
   }
-  const profile = q.text('profile', 'standard_profile or float_profile', true) ?? 'standard_profile'
+  const profile = q.text('profile', 'standard_profile, float_profile or reverse_profile', true) ?? 'standard_profile'
   const base = { launch_latitude: latitude, launch_longitude: longitude, launch_datetime: datetime,
     ...(altitude !== undefined ? { launch_altitude: altitude } : {}) }
   let flight: Record<string, unknown>
@@ -83,9 +94,9 @@ export function readTawhiriQuery (query: Record<string, unknown>): TawhiriAsk {
       float_altitude: q.number('float_altitude', 'metres above sea level, above the launch', Number.isFinite),
       stop_datetime: q.text('stop_datetime', 'an RFC 3339 time after the launch') }
   } else if (profile === 'reverse_profile') {
-    return { kind: 'reverse' }
+    flight = { ...base, ascent_rate: q.rate('ascent_rate') }
   } else {
-    throw refuse(`Unknown profile '${profile}'. Ask for standard_profile or float_profile.`)
+    throw refuse(`Unknown profile '${profile}'. Ask for standard_profile, float_profile or reverse_profile.`)
   }
   const dataset = q.text('dataset', 'a model run as an RFC 3339 time, or latest', true)
   if (dataset !== undefined && dataset !== LATEST) flight.dataset = dataset
@@ -95,5 +106,13 @@ export function readTawhiriQuery (query: Record<string, unknown>): TawhiriAsk {
       detail: 'The query does not describe a flight:', errors: checked.errors
     })
   }
-  return { kind: 'flight', request: checked.value, format: format as TawhiriFormat }
+  const request = checked.value
+  if (profile !== 'reverse_profile') return { kind: 'flight', request, format: format as TawhiriFormat }
+  return {
+    kind: 'reverse',
+    seen: { latitude, longitude, timeMs: Date.parse(request.launch_datetime), ascentRate: request.ascent_rate,
+      ...(altitude !== undefined ? { altitude } : {}),
+      ...(request.dataset !== undefined ? { run: Date.parse(request.dataset) } : {}) },
+    format: format as TawhiriFormat
+  }
 }

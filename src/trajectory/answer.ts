@@ -65,8 +65,9 @@ function outcomeOf (f: Flight, profile: Profile): FlightOutcome {
   return profile === 'float_profile' ? 'float_ended' : 'landed'
 }
 
-function prediction (f: Flight): TrajectoryResponse['prediction'] {
-  return f.stages.map((s) => ({ stage: s.stage, trajectory: points(s.points) }))
+/** A flight's stages as Tawhiri names them: a reverse flight's, read back to the ground, is its `descent`. */
+export function prediction (f: Flight): TrajectoryResponse['prediction'] {
+  return f.stages.map((s) => ({ stage: s.stage === 'reverse' ? 'descent' : s.stage, trajectory: points(s.points) }))
 }
 
 /** The request as flown: every field, defaults filled, in the schema's order. */
@@ -143,7 +144,7 @@ function trajectoryProvenance (
 }
 
 /** A flight's instant (epoch seconds) in RFC 3339, to the nearest millisecond. */
-function instant (seconds: number): string {
+export function instant (seconds: number): string {
   return rfc3339(Math.floor(seconds * 1000 + 0.5))
 }
 

@@ -6,7 +6,7 @@
 // One instance, public mode on; short flights.
 import t from 'tap'
 import { assertSchema, startTestService } from '../helpers/service.js'
-import { DatasetCheck, Ruaumoko, TawhiriError } from '../../src/contract/tawhiri.js'
+import { DatasetCheck, ReverseResponse, Ruaumoko, TawhiriError } from '../../src/contract/tawhiri.js'
 
 const svc = await startTestService(t, { env: { ALOFT_PUBLIC_TAWHIRI: 'on' } })
 const { key } = await svc.newAccount()
@@ -189,10 +189,25 @@ t.test('the fork\'s downloads: format=csv|kml hold every point, under the fork\'
   t.match(text, /<name>Balloon Landing<\/name>/)
 })
 
-t.test('reverse_profile is a Tawhiri-shaped 501', async (t) => {
-  const { status, body } = await get(`/api/v1/?${pageSettings({ profile: 'reverse_profile' })}`)
-  t.equal(status, 501)
-  t.equal(body.error?.type, 'NotYetImplementedException')
+t.test('reverse_profile, as the fork defines it: back to the ground, and forward again to the balloon', async (t) => {
+  const seen = { profile: 'reverse_profile', launch_latitude: '52.2297', launch_longitude: '21.0122',
+    launch_datetime: '2020-08-04T14:00:00Z', launch_altitude: '10000', ascent_rate: '5' }
+  const back = await get(`/api/v1/?${new URLSearchParams(seen).toString()}`)
+  t.equal(back.status, 200, back.body.error?.description ?? 'answered')
+  const body = back.body as unknown as ReverseResponse
+  assertSchema(t, ReverseResponse, body)
+  t.same(body.prediction.map((s) => s.stage), ['ascent', 'descent'], 'the fork\'s two stages')
+  const launch = body.prediction[1].trajectory.at(-1)!
+  t.match(body.launch_estimate, { latitude: launch.latitude, longitude: launch.longitude,
+    datetime: '2020-08-04T14:00:00Z' }, 'the last point, with the request\'s time as the fork writes it')
+  const risen = (Date.parse('2020-08-04T14:00:00Z') - Date.parse(launch.datetime)) / 1000
+  t.ok(Math.abs(risen - (10000 - launch.altitude) / 5) < 1, 'risen at 5 m/s from the ground to 10 km')
+  const forward = await get(`/api/v1/?${pageSettings({ launch_datetime: launch.datetime,
+    launch_latitude: launch.latitude, launch_longitude: launch.longitude, launch_altitude: launch.altitude,
+    burst_altitude: 10000 })}`)
+  const burst = forward.body.prediction[0].trajectory.at(-1)!
+  t.ok(Math.abs(burst.latitude - 52.2297) < 0.001 && Math.abs(burst.longitude - 21.0122) < 0.001,
+    `flown forward from the estimate it reaches 10 km where it was seen (${burst.latitude}, ${burst.longitude})`)
 })
 
 t.test('aloft\'s own route still refuses the parameters it does not know', async (t) => {

@@ -3,13 +3,16 @@
 // newest run) and /api/ruaumoko/ (the ground's altitude). Who may call, CORS and the error shape
 // are the app's (route-handler.ts, tawhiri-admission.ts, tawhiri-error.ts); here: parse → fly →
 // write. A flight that cannot finish is refused, never answered with a path that stops in mid-air.
-import { type DatasetCheck, type Ruaumoko, rfc3339, type TrajectoryResponse } from '../../contract/index.js'
+import type { ServerResponse } from 'node:http'
+import {
+  type DatasetCheck, type FlightOutcome, type Ruaumoko, rfc3339, type TrajectoryRequest
+} from '../../contract/index.js'
 import type { SourceDescription } from '../../source/index.js'
-import { tawhiriCsv, tawhiriKml } from '../../trajectory/index.js'
+import { FlightInputError, type TawhiriAnswer, tawhiriCsv, tawhiriKml } from '../../trajectory/index.js'
 import type { AppDeps, Handler, Handlers, Reply } from '../context.js'
 import { dataProblem } from '../data-problem.js'
 import { HttpProblem, noDataPath } from '../problem.js'
-import { readTawhiriQuery, TawhiriQueryReader } from '../tawhiri-request.js'
+import { type ReverseAsk, readTawhiriQuery, TawhiriQueryReader } from '../tawhiri-request.js'
 import { predictFlight } from './trajectory.js'
 
 const query = (req: { query?: unknown }): Record<string, unknown> => (req.query ?? {}) as Record<string, unknown>
@@ -18,19 +21,15 @@ export function tawhiriHandlers (deps: AppDeps): Handlers {
   const predict: Handler = async ({ req, accountId, res }) => {
     const started = Date.now()
     const ask = readTawhiriQuery(query(req))
-    if (ask.kind === 'reverse') {
-      throw new HttpProblem('not_implemented', { detail: 'reverse_profile (a launch site estimated backwards ' +
-        'from a balloon aloft) is not implemented here. Ask for standard_profile or float_profile.' })
-    }
-    const answer = await predictFlight(deps, ask.request, 'query', accountId, res).catch(async (err: unknown) => {
-      throw err instanceof HttpProblem && err.code === 'outside_source_coverage' ? await uncovered(err, deps) : err
-    })
+    const answer = ask.kind === 'reverse'
+      ? await reverse(deps, ask.seen, accountId)
+      : await flight(deps, ask.request, accountId, res)
     if (answer.outcome !== 'landed' && answer.outcome !== 'float_ended') {
       throw new HttpProblem('flight_incomplete', { detail: await incomplete(answer, deps) })
     }
-    answer.metadata.start_datetime = rfc3339(started)
-    if (ask.format === 'json') return { body: answer }
-    return download(ask.format === 'csv' ? tawhiriCsv(answer) : tawhiriKml(answer))
+    answer.body.metadata.start_datetime = rfc3339(started)
+    if (ask.format === 'json') return { body: answer.body }
+    return download(ask.format === 'csv' ? tawhiriCsv(answer.body) : tawhiriKml(answer.body))
   }
   return {
     tawhiri_predict: predict,
@@ -65,6 +64,36 @@ async function ruaumoko (deps: AppDeps, q: Record<string, unknown>, accountId: s
   const body: Ruaumoko = { request: { version: 1, latitude, longitude }, altitude, warnings: {},
     metadata: metadata(started) }
   return { body }
+}
+
+/** What a prediction came to: how it ended, and the answer to send when it ended well. */
+interface Outcome { outcome: FlightOutcome, body: TawhiriAnswer }
+
+async function flight (
+  deps: AppDeps, request: TrajectoryRequest, accountId: string, res: ServerResponse
+): Promise<Outcome> {
+  const body = await predictFlight(deps, request, 'query', accountId, res).catch(async (err: unknown) => {
+    throw err instanceof HttpProblem && err.code === 'outside_source_coverage' ? await uncovered(err, deps) : err
+  })
+  return { outcome: body.outcome, body }
+}
+
+/** reverse_profile: the balloon seen aloft flown back to the ground (the trajectory room's `reverse`). */
+async function reverse (deps: AppDeps, seen: ReverseAsk, accountId: string): Promise<Outcome> {
+  const service = deps.trajectories
+  if (service === undefined) throw noDataPath('trajectories')
+  try {
+    const { outcome, answer } = await service.reverse(seen, accountId)
+    return { outcome, body: answer }
+  } catch (err) {
+    if (err instanceof FlightInputError) {
+      throw new HttpProblem('invalid_request', { detail: `The request does not describe a flight: ${err.message}.` })
+    }
+    const problem = dataProblem(err)
+    throw problem instanceof HttpProblem && problem.code === 'outside_source_coverage'
+      ? await uncovered(problem, deps)
+      : problem
+  }
 }
 
 /** A launch the data does not cover: what it does cover, so a person knows what to change. */
@@ -104,22 +133,25 @@ function newestRun (d: SourceDescription): SourceDescription['runs'][number] {
  * holds there), and what to change: the description a person reads in the page's error box or
  * chasemapper's log.
  */
-async function incomplete (answer: TrajectoryResponse, deps: AppDeps): Promise<string> {
-  const stages = answer.prediction
+async function incomplete ({ outcome, body }: Outcome, deps: AppDeps): Promise<string> {
+  const stages = body.prediction
   const stage = stages[stages.length - 1]
   const p = stage.trajectory[stage.trajectory.length - 1]
   const lon = p.longitude > 180 ? p.longitude - 360 : p.longitude
-  const floating = answer.request.profile === 'float_profile'
+  const profile = body.request.profile
   const area = await dataArea(deps)
-  const why = answer.outcome !== 'left_source_coverage'
+  const why = outcome !== 'left_source_coverage'
     ? 'reached model data that cannot be used'
     : area === undefined ? 'left the model data' : inside(area, p.latitude, lon)
       ? 'reached a time the model data does not hold there' : `drifted out of the model data's area (${area.text})`
+  const goal = profile === 'float_profile' ? 'reached stop_datetime' : profile === 'reverse_profile'
+    ? 'reached the ground, back in time' : 'landed'
+  const shorter = profile === 'float_profile' ? 'an earlier stop_datetime' : profile === 'reverse_profile'
+    ? 'a lower launch_altitude or a higher ascent_rate' : 'a lower burst_altitude, a higher ascent_rate or descent_rate'
   return `Prediction did not complete: the flight ${why} at ${p.latitude.toFixed(5)}, ${lon.toFixed(5)}, ` +
-    `${p.altitude.toFixed(0)} m, at ${p.datetime}, during its ${stage.stage}, before it ` +
-    `${floating ? 'reached stop_datetime' : 'landed'}. Launch earlier or nearer the middle of the data, or shorten ` +
-    `the flight (${floating ? 'an earlier stop_datetime' : 'a lower burst_altitude, a higher ascent_rate or ' +
-      'descent_rate'}); GET /v1/atmosphere/capabilities lists the times the data holds.`
+    `${p.altitude.toFixed(0)} m, at ${p.datetime}, during its ${stage.stage}, before it ${goal}. Launch earlier ` +
+    `or nearer the middle of the data, or shorten the flight (${shorter}); GET /v1/atmosphere/capabilities lists ` +
+    'the times the data holds.'
 }
 
 interface DataArea { lat: { min: number, max: number }, lon: { min: number, max: number }, text: string }
