@@ -1,6 +1,6 @@
 // Prometheus metrics of one service instance (own registry, so several apps can live in one
 // process, as in tests). Rooms add their series here so /metrics stays one list.
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 
 export interface Metrics {
   registry: Registry
@@ -8,11 +8,22 @@ export interface Metrics {
   httpDuration: Histogram<'route' | 'method' | 'status'>
   /** Connections and answers cut off by a limit of ours, by why. */
   httpCutOff: Counter<'reason'>
+  /** Public mode of the Tawhiri paths (docs/DESIGN.md §9): its limits, as configured. */
+  publicLimits: Gauge<'limit'>
+  /** Public callers' requests, by what became of them at the door. */
+  publicRequests: Counter<'outcome'>
+  /** Today's upstream attempts of the public callers' shared allowance, read from the store at each scrape. */
+  publicAllowanceUsed: Gauge
+  /** Sets how publicAllowanceUsed is read (the store comes after the metrics). */
+  readPublicAllowance: (read: () => Promise<number>) => void
+  /** Tawhiri-path requests that met an empty bucket or a full share and waited their turn, by how that ended. */
+  burstWaits: Counter<'outcome'>
 }
 
 export function createMetrics (options: { defaultMetrics?: boolean } = {}): Metrics {
   const registry = new Registry()
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'aloft_' })
+  let readAllowance: (() => Promise<number>) | undefined
   return {
     registry,
     httpRequests: new Counter({
@@ -33,6 +44,35 @@ export function createMetrics (options: { defaultMetrics?: boolean } = {}): Metr
       help: 'Connections closed by a limit of aloft\'s: write_stalled (an answer waited on a client that read ' +
         'nothing for ALOFT_WRITE_TIMEOUT_MS), connections_per_address (ALOFT_MAX_CONNECTIONS_PER_ADDRESS)',
       labelNames: ['reason'],
+      registers: [registry]
+    }),
+    publicLimits: new Gauge({
+      name: 'aloft_public_limit',
+      help: 'Public mode of the Tawhiri paths (ALOFT_PUBLIC_TAWHIRI): rate_per_second and rate_burst of each client ' +
+        'address, daily_allowance shared by all public callers; absent when public mode is off',
+      labelNames: ['limit'],
+      registers: [registry]
+    }),
+    publicRequests: new Counter({
+      name: 'aloft_public_requests_total',
+      help: 'Requests without a key on the Tawhiri paths in public mode: admitted, or rate_limited (after waiting)',
+      labelNames: ['outcome'],
+      registers: [registry]
+    }),
+    publicAllowanceUsed: new Gauge({
+      name: 'aloft_public_allowance_used',
+      help: 'Upstream attempts today of the daily allowance all public callers share',
+      registers: [registry],
+      async collect () {
+        if (readAllowance !== undefined) this.set(await readAllowance().catch(() => NaN))
+      }
+    }),
+    readPublicAllowance: (read) => { readAllowance = read },
+    burstWaits: new Counter({
+      name: 'aloft_burst_waits_total',
+      help: 'Tawhiri-path requests that found their rate bucket empty or their share of the instance taken and ' +
+        'waited their turn: served, or refused once ALOFT_TAWHIRI_BURST_WAIT_MS had passed',
+      labelNames: ['outcome'],
       registers: [registry]
     })
   }

@@ -11,7 +11,7 @@ import { ProfileService } from './profile/index.js'
 import { SamplesEngine } from './samples/index.js'
 import { TrajectoryService } from './trajectory/index.js'
 import { TRAJECTORY_LIMITS } from './contract/index.js'
-import { createApp, type App, listen, type HttpServer } from './http/index.js'
+import { createApp, type App, listen, type HttpServer, publicModeMetrics } from './http/index.js'
 import { StartupError, listenFailure } from './startup-error.js'
 
 export interface RunningService {
@@ -112,9 +112,10 @@ export async function startService (config: Config, options: StartOptions = {}):
     redisUrl: config.redisUrl,
     prefix: config.redisPrefix,
     limits: { dailyAllowance: config.dailyAllowance, ratePerSecond: config.ratePerSecond, rateBurst: config.rateBurst,
-      maxKeys: config.maxKeysPerAccount },
+      maxKeys: config.maxKeysPerAccount, public: config.publicTawhiri },
     logger
   })
+  publicModeMetrics(metrics, store, config.publicTawhiri)
   const data = options.dataPath === false ? undefined : dataPath(config, store, logger, metrics)
   const closeData = async (): Promise<void> => {
     await data?.field.close()

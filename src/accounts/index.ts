@@ -5,7 +5,7 @@ import { MemoryStore } from './memory.js'
 import { RedisStore, type StoreLogger } from './redis.js'
 
 export * from './store.js'
-export { DEFAULT_LIMITS } from './limits.js'
+export { DEFAULT_LIMITS, PUBLIC_ACCOUNT, PUBLIC_RATE_PREFIX } from './limits.js'
 export { MemoryStore } from './memory.js'
 export { RedisStore, type RedisStoreOptions, type StoreLogger } from './redis.js'
 export { KeyLayout } from './layout.js'

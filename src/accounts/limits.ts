@@ -3,7 +3,7 @@
 // numbers back here, so both stores turn them into the same records.
 import type { AccountLimits, AllowanceState, RateDecision } from './store.js'
 
-export const DEFAULT_LIMITS: Readonly<Required<AccountLimits>> = Object.freeze({
+export const DEFAULT_LIMITS: Readonly<Required<Omit<AccountLimits, 'public'>>> = Object.freeze({
   dailyAllowance: 1000,
   ratePerSecond: 20,
   rateBurst: 40,
@@ -12,8 +12,34 @@ export const DEFAULT_LIMITS: Readonly<Required<AccountLimits>> = Object.freeze({
 
 const DAY_MS = 86_400_000
 
+/** The allowance account all public callers of the Tawhiri paths share (docs/DESIGN.md §9). */
+export const PUBLIC_ACCOUNT = 'public'
+/** A public caller's rate bucket: this prefix and a digest of its client address. */
+export const PUBLIC_RATE_PREFIX = 'public:'
+
+export function isPublicCaller (accountId: string): boolean {
+  return accountId === PUBLIC_ACCOUNT || accountId.startsWith(PUBLIC_RATE_PREFIX)
+}
+
+/** The limits an account id is held to: its own, or the public callers' when it is one of theirs. */
+export interface LimitsByCaller {
+  dailyOf: (accountId: string) => number
+  gcraOf: (accountId: string) => Gcra
+}
+
+export function limitsByCaller (limits: AccountLimits): LimitsByCaller {
+  const own = checkLimits(limits)
+  const open = limits.public === undefined ? undefined : checkLimits(limits.public)
+  const ownGcra = gcra(own)
+  const openGcra = open === undefined ? ownGcra : gcra(open)
+  return {
+    dailyOf: (id) => open !== undefined && isPublicCaller(id) ? open.dailyAllowance : own.dailyAllowance,
+    gcraOf: (id) => isPublicCaller(id) ? openGcra : ownGcra
+  }
+}
+
 /** Throws on limits that would make the arithmetic below meaningless. */
-export function checkLimits (limits: AccountLimits): Required<AccountLimits> {
+export function checkLimits (limits: Omit<AccountLimits, 'public'>): Required<Omit<AccountLimits, 'public'>> {
   const { dailyAllowance, ratePerSecond, rateBurst, maxKeys = DEFAULT_LIMITS.maxKeys } = limits
   if (!Number.isSafeInteger(dailyAllowance) || dailyAllowance < 0) {
     throw new RangeError(`dailyAllowance must be an integer >= 0, got ${dailyAllowance}`)
@@ -60,7 +86,7 @@ export function allowanceState (used: number, limit: number, msToReset: number):
  */
 export interface Gcra { intervalUs: number, burst: number }
 
-export function gcra (limits: AccountLimits): Gcra {
+export function gcra (limits: Omit<AccountLimits, 'public' | 'dailyAllowance'>): Gcra {
   return { intervalUs: Math.max(1, Math.round(1e6 / limits.ratePerSecond)), burst: limits.rateBurst }
 }
 

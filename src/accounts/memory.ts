@@ -5,7 +5,10 @@ import {
   type KeyPageRequest, type KeyRecord, type RateDecision, type Reservation, KeyLimitError, UnknownAccountError,
   UnknownCursorError
 } from './store.js'
-import { allowanceState, checkLimits, clockMs, gcra, type Gcra, gcraStep, rateDecision, utcDay } from './limits.js'
+import {
+  allowanceState, checkLimits, clockMs, gcra, type Gcra, gcraStep, limitsByCaller, type LimitsByCaller, rateDecision,
+  utcDay
+} from './limits.js'
 import { hashSecret, looksLikeSecret, newId, newSecret } from './secrets.js'
 
 interface StoredKey { record: KeyRecord, hash: string, seq: number }
@@ -15,7 +18,8 @@ interface AccountKeys { keys: StoredKey[], live: number, revoked: number }
 
 export class MemoryStore implements AccountStore {
   readonly kind = 'memory'
-  private readonly limits: Required<AccountLimits>
+  private readonly limits: Required<Omit<AccountLimits, 'public'>>
+  private readonly byCaller: LimitsByCaller
   private readonly gcra: Gcra
   private readonly accounts = new Map<string, AccountRecord>()
   private readonly keys = new Map<string, StoredKey>()
@@ -31,6 +35,7 @@ export class MemoryStore implements AccountStore {
 
   constructor (limits: AccountLimits) {
     this.limits = checkLimits(limits)
+    this.byCaller = limitsByCaller(limits)
     this.gcra = gcra(this.limits)
   }
 
@@ -116,12 +121,12 @@ export class MemoryStore implements AccountStore {
   async allowance (accountId: string, nowMs?: number): Promise<AllowanceState> {
     const { day, msToReset } = utcDay(clockMs(nowMs))
     const today = this.usedToday.get(accountId)
-    return allowanceState(today?.day === day ? today.used : 0, this.limits.dailyAllowance, msToReset)
+    return allowanceState(today?.day === day ? today.used : 0, this.byCaller.dailyOf(accountId), msToReset)
   }
 
   async reserve (accountId: string, nowMs?: number): Promise<Reservation> {
     const { day, msToReset } = utcDay(clockMs(nowMs))
-    const limit = this.limits.dailyAllowance
+    const limit = this.byCaller.dailyOf(accountId)
     let today = this.usedToday.get(accountId)
     if (today?.day !== day) {
       today = { day, used: 0 }
@@ -141,9 +146,10 @@ export class MemoryStore implements AccountStore {
 
   private takeRequestNow (accountId: string, nowMs?: number, cost = 1): RateDecision {
     const nowUs = clockMs(nowMs) * 1000
-    const step = gcraStep(this.gcra, this.tats.get(accountId) ?? null, nowUs, cost)
+    const g = this.byCaller.gcraOf(accountId)
+    const step = gcraStep(g, this.tats.get(accountId) ?? null, nowUs, cost)
     if (step.allowed) this.tats.set(accountId, step.tat)
-    return rateDecision(this.gcra, step)
+    return rateDecision(g, step)
   }
 
   async admit (secret: string, nowMs?: number): Promise<Admission> {

@@ -19,7 +19,9 @@ import {
   type KeyPageRequest, type KeyRecord, type RateDecision, type Reservation, KeyLimitError, UnknownAccountError,
   UnknownCursorError
 } from './store.js'
-import { allowanceState, checkLimits, clockMs, gcra, type Gcra, rateDecision } from './limits.js'
+import {
+  allowanceState, checkLimits, clockMs, gcra, type Gcra, limitsByCaller, type LimitsByCaller, rateDecision
+} from './limits.js'
 import { hashSecret, looksLikeSecret, newId, newSecret, sameHash } from './secrets.js'
 import { SCRIPTS, type Script } from './scripts.js'
 import { KeyLayout } from './layout.js'
@@ -47,7 +49,8 @@ export class RedisStore implements AccountStore {
   readonly kind = 'redis'
   private readonly redis: RedisClient
   private readonly k: KeyLayout
-  private readonly limits: Required<AccountLimits>
+  private readonly limits: Required<Omit<AccountLimits, 'public'>>
+  private readonly byCaller: LimitsByCaller
   private readonly gcra: Gcra
   private readonly link: RedisLink
   /** Secret hash → its account and key id: never changes once made. */
@@ -56,6 +59,7 @@ export class RedisStore implements AccountStore {
   constructor (options: RedisStoreOptions) {
     this.k = new KeyLayout(options.prefix)
     this.limits = checkLimits(options.limits)
+    this.byCaller = limitsByCaller(options.limits)
     this.gcra = gcra(this.limits)
     this.link = new RedisLink({ url: options.url, k: this.k, timeoutMs: options.timeoutMs ?? 1000,
       logger: options.logger, onDataLost: () => this.index.clear() })
@@ -171,20 +175,21 @@ export class RedisStore implements AccountStore {
   async allowance (accountId: string, nowMs?: number): Promise<AllowanceState> {
     const [used, msToReset] = await this.script(SCRIPTS.allowance, [this.k.allowance(accountId)],
       [clock(nowMs)]) as number[]
-    return allowanceState(used, this.limits.dailyAllowance, msToReset)
+    return allowanceState(used, this.byCaller.dailyOf(accountId), msToReset)
   }
 
   async reserve (accountId: string, nowMs?: number): Promise<Reservation> {
     const [charged, used, msToReset] = await this.script(SCRIPTS.reserve, [this.k.allowance(accountId)],
-      [clock(nowMs), this.limits.dailyAllowance]) as number[]
-    const state = allowanceState(used, this.limits.dailyAllowance, msToReset)
+      [clock(nowMs), this.byCaller.dailyOf(accountId)]) as number[]
+    const state = allowanceState(used, this.byCaller.dailyOf(accountId), msToReset)
     return charged === 1 ? { ok: true, state } : { ok: false, state, retry_after_seconds: state.reset_after_seconds }
   }
 
   async takeRequest (accountId: string, nowMs?: number, cost = 1): Promise<RateDecision> {
+    const g = this.byCaller.gcraOf(accountId)
     const [allowed, fullInUs, retryInUs] = await this.script(SCRIPTS.takeRequest, [this.k.rate(accountId)],
-      [clock(nowMs), this.gcra.intervalUs, this.gcra.burst, cost]) as number[]
-    return rateDecision(this.gcra, { allowed: allowed === 1, fullInUs, retryInUs })
+      [clock(nowMs), g.intervalUs, g.burst, cost]) as number[]
+    return rateDecision(g, { allowed: allowed === 1, fullInUs, retryInUs })
   }
 
   async admit (secret: string, nowMs?: number): Promise<Admission> {

@@ -53,6 +53,13 @@ export interface RateDecision {
   retry_after_seconds: number
 }
 
+/** What public callers may use, together (the allowance) and each (the rate). */
+export interface PublicLimits {
+  dailyAllowance: number
+  ratePerSecond: number
+  rateBurst: number
+}
+
 export interface AccountLimits {
   dailyAllowance: number
   ratePerSecond: number
@@ -62,6 +69,11 @@ export interface AccountLimits {
    * told apart, older revoked keys are forgotten. Default 100.
    */
   maxKeys?: number
+  /**
+   * Public callers of the Tawhiri paths (docs/DESIGN.md §9): the daily allowance they share (as
+   * account PUBLIC_ACCOUNT) and the rate of each client address's bucket. Absent: no public callers.
+   */
+  public?: PublicLimits
 }
 
 /** One page of an account's keys, newest first. */

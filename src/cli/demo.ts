@@ -14,8 +14,9 @@ const USAGE = `usage: aloft demo
 Serves the bundled real GFS sample (data/sample) offline on http://127.0.0.1:8080 with the
 in-memory store, creates an account and prints the export lines the README's examples use: the
 service's address (ALOFT_URL), the account's API key (ALOFT_API_KEY) and an operator token for
-this run (ALOFT_ADMIN_TOKEN, unless set already); then the valid times the sample holds. PORT and
-HOST may be set in the environment (PORT=0 picks a free port). Ctrl-C stops it.
+this run (ALOFT_ADMIN_TOKEN, unless set already); then the valid times the sample holds and the
+base URL a Tawhiri client should use (public mode is on: ALOFT_PUBLIC_TAWHIRI=off turns it off).
+PORT and HOST may be set in the environment (PORT=0 picks a free port). Ctrl-C stops it.
 
 exit codes:
 ${exitCodesText()}`
@@ -38,6 +39,8 @@ export async function run (args: string[]): Promise<number> {
     HOST: '127.0.0.1',
     ALOFT_CACHE_DIR: join(tmpdir(), 'aloft-demo-cache'),
     ALOFT_LOG_LEVEL: 'warn',
+    // the Tawhiri clients (chasemapper, the SondeHub predictor, sondehub-tracker) work with a base URL alone
+    ALOFT_PUBLIC_TAWHIRI: 'on',
     ...process.env,
     ALOFT_ADMIN_TOKEN: adminToken,
     ALOFT_SOURCE: `mirror:${packageRoot()}data/sample`
@@ -75,9 +78,17 @@ ${rows.join('\n')}
       -H 'X-API-Key: ${secret}' -H 'Content-Type: application/json' \\
       -d '${body}'
 
+  Tawhiri clients (chasemapper, the SondeHub predictor, sondehub-tracker; README "Use aloft with …"):
+    base URL ${tawhiriBase(service.url, secret, config.publicTawhiri !== undefined)}
+
   explorer: ${service.url}/ (paste the API key at the top of the page)
   also: ${service.url}/v1/atmosphere/capabilities, ${service.url}/openapi.json
   Ctrl-C stops it.`)
   await serveUntilSignal(service)
   return EXIT_CODES.ok.code
+}
+
+/** The base URL a Tawhiri client is given: without a key in public mode, and with this run's key. */
+function tawhiriBase (url: string, key: string, open: boolean): string {
+  return `${open ? `${url}/tawhiri (no key: public mode), or ` : ''}${url}/k/${key}/tawhiri`
 }

@@ -1,9 +1,9 @@
 // `aloft trajectory --lat … --lon … --time …`: asks a running service for a balloon flight and
-// prints its launch, burst and landing; optionally writes the path as GeoJSON or KML.
+// prints its launch, burst (or float start) and how it ended; optionally writes the path as GeoJSON or KML.
 import { writeFile } from 'node:fs/promises'
 import type { TrajectoryPoint, TrajectoryRequest, TrajectoryResponse } from '../contract/index.js'
 import { CLIENT_VARIABLES } from '../config/index.js'
-import { east, ENSEMBLE_SPREAD_DEFAULTS, flightPath, geojson, kml } from '../trajectory/index.js'
+import { east, ENSEMBLE_SPREAD_DEFAULTS, flightMarks, geojson, kml } from '../trajectory/index.js'
 
 export interface Io { out: (text: string) => void, err: (text: string) => void }
 const stdio: Io = { out: (s) => { process.stdout.write(s) }, err: (s) => { process.stderr.write(s) } }
@@ -169,14 +169,8 @@ export async function run (args: string[], io: Io = stdio, env: NodeJS.ProcessEn
   if (options.json) {
     io.out(`${JSON.stringify(body, null, 2)}\n`)
   } else {
-    const all = flightPath(body)
-    io.out(describe('launch', all[0]))
-    if (body.prediction.length > 1) {
-      const start = body.prediction[1].trajectory[0]
-      io.out(describe(body.request.profile === 'standard_profile' ? 'burst' : 'float', start))
-    }
-    io.out(describe(body.warnings.left_source_coverage !== undefined ? 'last' : body.request.profile === 'float_profile'
-      ? 'stop' : 'landing', all[all.length - 1]))
+    // the names every reader of a flight uses: the last point is a landing only when it landed
+    for (const m of flightMarks(body)) io.out(describe(m.name, m.point))
     for (const [name, w] of Object.entries(body.warnings)) io.out(`warning  ${name} (${w.count}): ${w.description}\n`)
     const spread = body.ensemble?.landing
     if (spread !== undefined && spread !== null) {

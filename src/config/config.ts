@@ -63,4 +63,11 @@ export interface Config {
   mapTiles: MapTiles | undefined
   /** Live API keys per account (as many revoked ones are kept). */
   maxKeysPerAccount: number
+  /**
+   * Public mode of the Tawhiri paths (docs/DESIGN.md §9): callers without a key admitted, each client
+   * address with its own rate, all together with one daily allowance; undefined: off.
+   */
+  publicTawhiri: { ratePerSecond: number, rateBurst: number, dailyAllowance: number } | undefined
+  /** How long a Tawhiri-path request may wait its turn for a rate token or an in-flight slot before a 429. */
+  tawhiriBurstWaitMs: number
 }

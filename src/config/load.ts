@@ -10,6 +10,18 @@ import { tileTemplateProblem, type MapTiles } from './tile-template.js'
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 const MIB = 1024 * 1024
 
+/** Public mode's limits, read (and checked) whether or not it is on, so a typo is caught before it is turned on. */
+function readPublicTawhiri (read: VariableReader): Config['publicTawhiri'] {
+  const on = read.oneOf('ALOFT_PUBLIC_TAWHIRI', ['on', 'off'] as const, 'on or off') === 'on'
+  const limits = {
+    ratePerSecond: read.number('ALOFT_PUBLIC_RATE_PER_SECOND', (n) => n > 0 && n <= 1_000_000,
+      'a number greater than 0 (at most 1000000)'),
+    rateBurst: read.int('ALOFT_PUBLIC_RATE_BURST', 1, 1_000_000),
+    dailyAllowance: read.int('ALOFT_PUBLIC_DAILY_ALLOWANCE', 0, 1_000_000_000)
+  }
+  return on ? limits : undefined
+}
+
 /** Every variable read in one pass, in the order its problems are reported. */
 export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   const read = new VariableReader(env)
@@ -60,7 +72,9 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     samplesMaxUnits: read.int('ALOFT_SAMPLES_MAX_UNITS', 1, 10_000),
     samplesWorkerThreshold: read.int('ALOFT_SAMPLES_WORKER_POINTS', 1, 100_000_000),
     trajectoryMaxSteps: read.int('ALOFT_TRAJECTORY_MAX_STEPS', 1, 100_000_000),
-    maxKeysPerAccount: read.int('ALOFT_MAX_KEYS_PER_ACCOUNT', 1, 100_000)
+    maxKeysPerAccount: read.int('ALOFT_MAX_KEYS_PER_ACCOUNT', 1, 100_000),
+    publicTawhiri: readPublicTawhiri(read),
+    tawhiriBurstWaitMs: read.int('ALOFT_TAWHIRI_BURST_WAIT_MS', 0, 600_000)
   }
   const { headersTimeoutMs, requestTimeoutMs } = config
   if (Number.isFinite(headersTimeoutMs) && Number.isFinite(requestTimeoutMs) && headersTimeoutMs > requestTimeoutMs) {

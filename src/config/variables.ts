@@ -158,7 +158,23 @@ export const VARIABLES: readonly VariableSpec[] = [
     default: `${UPSTREAM_PER_MINUTE_DEFAULT.noaa} (noaa, filter), ${UPSTREAM_PER_MINUTE_DEFAULT.mirror} (mirror)`,
     about: 'upstream HTTP requests per minute, shared by all instances through Redis (NOAA blocks above 120)'
   },
-  { name: 'ALOFT_UPSTREAM_TIMEOUT_MS', default: '30000', about: 'timeout of one upstream HTTP request' }
+  { name: 'ALOFT_UPSTREAM_TIMEOUT_MS', default: '30000', about: 'timeout of one upstream HTTP request' },
+  {
+    name: 'ALOFT_PUBLIC_TAWHIRI', default: 'off',
+    about: 'on: the Tawhiri paths (/api/v1/, /tawhiri, /api/datasetcheck, /api/ruaumoko/) answer callers without ' +
+      'a key, each client address with its own rate, all of them with one shared daily allowance (demo: on)'
+  },
+  { name: 'ALOFT_PUBLIC_RATE_PER_SECOND', default: '20', about: 'public mode: requests per second per client address' },
+  { name: 'ALOFT_PUBLIC_RATE_BURST', default: '40', about: 'public mode: request burst per client address' },
+  {
+    name: 'ALOFT_PUBLIC_DAILY_ALLOWANCE', default: '200',
+    about: 'public mode: upstream attempts per UTC day all public callers share (integer >= 0)'
+  },
+  {
+    name: 'ALOFT_TAWHIRI_BURST_WAIT_MS', default: '30000',
+    about: 'how long a request on a Tawhiri path waits its turn for a rate token or an in-flight slot before a 429 ' +
+      '(a page\'s burst, such as the SondeHub predictor\'s 169 hourly flights, is answered, not refused)'
+  }
 ]
 
 /**

@@ -90,8 +90,20 @@ export const Capabilities = Type.Object({
       'fly (its upper bound is checked before flying)' }),
     max_answer_points: Type.Integer({ minimum: 1, description: 'the most trajectory points one answer may carry' }),
     descent_densities: Type.Array(Type.String()),
-    warnings: Type.Array(Type.String())
+    warnings: Type.Array(Type.String()),
+    outcomes: Type.Array(Type.String(), { description: 'how a flight may end (the answer\'s outcome)' })
   }, { additionalProperties: false, description: 'POST and GET /v1/atmosphere/trajectory' }),
+  tawhiri: Type.Object({
+    paths: Type.Array(Type.String(), { description: 'Tawhiri\'s paths, for the clients that speak it' }),
+    key_in_path: Type.String({ description: 'the same paths with a key for clients that cannot send a header' }),
+    burst_wait_ms: Type.Integer({ minimum: 0, description: 'how long a request waits its turn for a rate token or ' +
+      'an in-flight slot before a 429' }),
+    public: Nullable(Type.Object({
+      rate_per_second: Type.Number({ description: 'per client address' }),
+      rate_burst: Type.Integer({ description: 'per client address' }),
+      daily_upstream_attempts: Type.Integer({ description: 'shared by every caller without a key' })
+    }, { additionalProperties: false, description: 'callers without a key (null: a key is needed)' }))
+  }, { additionalProperties: false, description: 'docs/DESIGN.md §9: a drop-in Tawhiri' }),
   altitude_references: Type.Array(StringEnum(ALTITUDE_REFERENCES)),
   quality_options: Type.Array(StringEnum(QUALITY_OPTIONS)),
   default_quality: Type.Literal('best_available'),

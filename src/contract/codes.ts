@@ -8,6 +8,11 @@ export interface ProblemCode {
   about: string
   /** Codes answered with a Retry-After header. */
   retryAfter?: true
+  /**
+   * On the Tawhiri paths (docs/DESIGN.md §9) the error's `type` and, where Tawhiri's differs, its
+   * status; without it a 4xx is a RequestException and a 5xx an InternalException.
+   */
+  tawhiri?: { type: string, status?: number }
 }
 
 export const PROBLEM_CODES = {
@@ -54,18 +59,21 @@ export const PROBLEM_CODES = {
   missing_api_key: {
     status: 401,
     title: 'Missing API key',
-    about: 'This operation needs an API key in the `X-API-Key` header.'
+    about: 'This operation needs an API key in the `X-API-Key` header.',
+    tawhiri: { type: 'ApiKeyException' }
   },
   invalid_api_key: {
     status: 401,
     title: 'Invalid API key',
     about: 'The `X-API-Key` header does not name a known key. Keys are shown once at creation; ask your operator ' +
-      'for a new one if it was lost.'
+      'for a new one if it was lost.',
+    tawhiri: { type: 'ApiKeyException' }
   },
   revoked_api_key: {
     status: 401,
     title: 'Revoked API key',
-    about: 'The key in `X-API-Key` has been revoked. Use another key of your account or create a new one.'
+    about: 'The key in `X-API-Key` has been revoked. Use another key of your account or create a new one.',
+    tawhiri: { type: 'ApiKeyException' }
   },
   unauthorized: {
     status: 401,
@@ -92,7 +100,8 @@ export const PROBLEM_CODES = {
     title: 'Outside source coverage',
     about: 'The requested place or time is not covered by the model data the source holds: the point lies outside ' +
       'its grid, or no model time lies within the allowed offset of the requested time. `detail` names the nearest ' +
-        'available times.'
+        'available times.',
+    tawhiri: { type: 'InvalidDatasetException' }
   },
   key_limit_reached: {
     status: 409,
@@ -111,14 +120,16 @@ export const PROBLEM_CODES = {
     title: 'Too many requests',
     about: 'The account made requests faster than its request rate allows, or has too many under way at once. ' +
       'Wait the number of seconds in `Retry-After`; `RateLimit-*` headers describe the bucket.',
-    retryAfter: true
+    retryAfter: true,
+    tawhiri: { type: 'RateLimitException' }
   },
   daily_allowance_exhausted: {
     status: 429,
     title: 'Daily allowance exhausted',
     about: "The account's daily allowance of upstream data fetches is spent and the answer would need a new fetch. " +
       "Profiles served from cached data still succeed; the allowance resets at 00:00 UTC (`Retry-After`).",
-    retryAfter: true
+    retryAfter: true,
+    tawhiri: { type: 'DailyAllowanceException' }
   },
   internal_error: {
     status: 500,
@@ -129,21 +140,33 @@ export const PROBLEM_CODES = {
     status: 502,
     title: 'Unusable source column',
     about: 'The upstream data for this point could not be used: it was not valid GRIB2, lacked required variables, ' +
-      'did not match the requested model time or held non-finite values.'
+      'did not match the requested model time or held non-finite values.',
+    tawhiri: { type: 'PredictionException', status: 500 }
   },
   source_busy: {
     status: 503,
     title: 'Source busy',
     about: 'The upstream data source is failing or saturated. Wait the number of seconds in `Retry-After` and try ' +
       'again.',
-    retryAfter: true
+    retryAfter: true,
+    tawhiri: { type: 'ServiceUnavailableException' }
+  },
+  flight_incomplete: {
+    status: 500,
+    title: 'The flight could not be predicted to its end',
+    about: 'On the Tawhiri paths, a flight that leaves the model data (in place or time) before it lands, or ' +
+      'before its float ends, is refused rather than answered with a path whose last point would look like a ' +
+      'landing. The description names where and when it left the data; launch earlier or closer to the middle of ' +
+      'the data, or make the flight shorter. aloft\'s own route answers the partial path with `outcome`.',
+    tawhiri: { type: 'PredictionException' }
   },
   service_unavailable: {
     status: 503,
     title: 'Service unavailable',
     about: 'aloft cannot serve this right now (a dependency such as the account store is unreachable, or the ' +
       'service is shutting down). Wait the number of seconds in `Retry-After`.',
-    retryAfter: true
+    retryAfter: true,
+    tawhiri: { type: 'ServiceUnavailableException' }
   }
 } as const satisfies Record<string, ProblemCode>
 
@@ -158,3 +181,10 @@ export function problemType (code: ProblemCodeName): string {
 
 /** On the profile route every 401 carries this title (docs/INTERFACE.md §1.7, §5). */
 export const PROFILE_UNAUTHORIZED_TITLE = 'Invalid beta key'
+
+/** A problem's Tawhiri error type and status (docs/DESIGN.md §9). */
+export function tawhiriError (code: ProblemCodeName): { type: string, status: number } {
+  const own: ProblemCode = PROBLEM_CODES[code]
+  const status = own.tawhiri?.status ?? own.status
+  return { type: own.tawhiri?.type ?? (status < 500 ? 'RequestException' : 'InternalException'), status }
+}

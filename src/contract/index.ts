@@ -1,14 +1,14 @@
 // Public API of the contract room: what other rooms may use of it.
 export {
-  DESCENT_DENSITIES, PROFILES, TRAJECTORY_LIMITS, TRAJECTORY_WARNINGS, type TrajectoryPoint, TrajectoryRequest,
-  type TrajectoryResponse, type TrajectoryWarning
+  DESCENT_DENSITIES, FLIGHT_OUTCOMES, type FlightOutcome, PROFILES, TRAJECTORY_LIMITS, TRAJECTORY_WARNINGS,
+  type TrajectoryPoint, TrajectoryRequest, type TrajectoryResponse, type TrajectoryWarning
 } from './trajectory.js'
 export { ALTITUDE_REFERENCES, LIMITS, MAX_PROBLEM_ERRORS } from './limits.js'
-export { allowValue, type Listener, routeById, type RouteSpec, servedRoutes } from './routes.js'
+export { allowValue, type Listener, type Method, routeById, type RouteSpec, servedRoutes } from './routes.js'
 export { validate } from './validate.js'
 export { buildOpenApi } from './openapi.js'
 export { compileSerializer, type Serializer } from './serialize.js'
-export { PROBLEM_CODES, type ProblemCodeName, problemType } from './codes.js'
+export { PROBLEM_CODES, type ProblemCodeName, problemType, tawhiriError } from './codes.js'
 export { type AtmosphereRequest, type AtmosphereResponse, QUALITY_OPTIONS, type VerticalCoverage } from './profile.js'
 export {
   type AccountInfo, type BetaUsage, type CreatedAccount, type CreatedKey, KEY_PAGE, type KeyInfo, type KeyList,
@@ -23,3 +23,7 @@ export {
 } from './samples.js'
 export { daysInMonth } from './calendar.js'
 export { rfc3339, rfc3339Kept } from './rfc3339.js'
+export {
+  DatasetCheck, KEY_PATH_PREFIX, ReverseResponse, Ruaumoko, TAWHIRI_MIN_RATE, TawhiriError, type TawhiriFormat,
+  TAWHIRI_FORMATS
+} from './tawhiri.js'

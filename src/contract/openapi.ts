@@ -1,7 +1,7 @@
 // /openapi.json (OpenAPI 3.1) generated from the route table and the TypeBox schemas.
 import type { TSchema } from '@sinclair/typebox'
 import { SCHEMAS } from './schemas.js'
-import { PROBLEM_CODES, type ProblemCodeName } from './codes.js'
+import { PROBLEM_CODES, type ProblemCodeName, tawhiriError } from './codes.js'
 import { INTERFACE_VERSION } from '../atmosphere/index.js'
 import { allowValue, type RouteSpec } from './routes.js'
 
@@ -109,16 +109,29 @@ function responses (route: RouteSpec, routes: readonly RouteSpec[]): Record<stri
       out['405'] = methodNotAllowed(allowValue(methods))
       continue
     }
-    out[String(status)] = statusResponse(codes, other?.status === status ? other : undefined)
+    out[String(status)] = route.dialect === 'tawhiri'
+      ? tawhiriResponse(codes)
+      : statusResponse(codes, other?.status === status ? other : undefined)
   }
   return out
+}
+
+/** A refusal on a Tawhiri path: Tawhiri's error shape, its types named (codes.ts `tawhiri`). */
+function tawhiriResponse (codes: ProblemCodeName[]): unknown {
+  const retry = codes.some((c) => 'retryAfter' in PROBLEM_CODES[c])
+  return {
+    description: [...new Set(codes.map((c) => `\`${tawhiriError(c).type}\``))].join(', ') + ' (Tawhiri\'s error shape)',
+    ...(retry ? { headers: { 'Retry-After': { description: 'seconds to wait before retrying',
+      schema: { type: 'integer', minimum: 1 } } } } : {}),
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/TawhiriError' } } }
+  }
 }
 
 /** The route's problem codes by status (internal_error included), its other answer's status and 405, in order. */
 function problemStatuses (route: RouteSpec): Array<[number, ProblemCodeName[]]> {
   const byStatus = new Map<number, ProblemCodeName[]>()
   for (const code of [...route.problems, 'internal_error' as const]) {
-    const status = PROBLEM_CODES[code].status
+    const status = route.dialect === 'tawhiri' ? tawhiriError(code).status : PROBLEM_CODES[code].status
     byStatus.set(status, [...(byStatus.get(status) ?? []), code])
   }
   const other = route.otherAnswer

@@ -12,6 +12,7 @@ import { PROFILE_UNAUTHORIZED_TITLE, type ProblemCodeName } from './codes.js'
 import { LIMITS } from './limits.js'
 import { ARROW_STREAM, SamplesRequest, SamplesResponse } from './samples.js'
 import { TrajectoryRequest, TrajectoryResponse } from './trajectory.js'
+import { DatasetCheck, Ruaumoko, RuaumokoQuery, TawhiriQuery } from './tawhiri.js'
 
 export type Method = 'GET' | 'POST' | 'DELETE'
 /**
@@ -50,7 +51,10 @@ export interface RouteSpec {
   problems: ProblemCodeName[]
   /** A non-success answer with a JSON body of the route's own (not a problem), e.g. readiness's 503. */
   otherAnswer?: { status: number, schema: TSchema, description: string }
-  /** Any origin may read it from a browser (never for key or operator routes: keys are secrets for servers). */
+  /**
+   * Any origin may read it from a browser, and a preflight allows X-API-Key (never for key or
+   * operator routes: those are no page's business).
+   */
   cors: boolean
   /** The answer is written while it is computed, not serialised as one body. */
   streams: boolean
@@ -58,6 +62,12 @@ export interface RouteSpec {
   openapi: boolean
   /** Title of every 401 on this route, when not the code's own. */
   unauthorizedTitle?: string
+  /**
+   * `tawhiri`: a path of Tawhiri's for the clients that speak it (docs/DESIGN.md §9): its errors in
+   * Tawhiri's shape, the key also in the path (`/k/<key>/…`), callers without a key admitted in
+   * public mode, and a burst waiting its turn (bounded) rather than refused.
+   */
+  dialect?: 'tawhiri'
 }
 
 type RouteEntry = Omit<RouteSpec, 'admissionCost' | 'cors' | 'streams' | 'openapi' | 'problems'> & Partial<RouteSpec>
@@ -75,6 +85,21 @@ const KEY_PROBLEMS: ProblemCodeName[] = ['missing_api_key', 'invalid_api_key', '
 const DATA_PROBLEMS: ProblemCodeName[] = [
   'outside_source_coverage', 'daily_allowance_exhausted', 'source_busy', 'unusable_source_column'
 ]
+/** What a Tawhiri path can answer (in Tawhiri's error shape: codes.ts `tawhiri`). */
+const TAWHIRI_PROBLEMS: ProblemCodeName[] = [...KEY_PROBLEMS, 'rate_limited', 'invalid_request', ...DATA_PROBLEMS,
+  'flight_incomplete']
+/** A Tawhiri path: any origin may read it, and a key may come in the path or, in public mode, not at all. */
+function tawhiri (entry: Omit<RouteEntry, 'method' | 'tag' | 'auth'>): RouteSpec {
+  return route({ method: 'GET', tag: 'tawhiri', auth: 'api_key', admissionCost: 1, cors: true, dialect: 'tawhiri',
+    problems: TAWHIRI_PROBLEMS, ...entry })
+}
+const TAWHIRI_PREDICTION = {
+  query: TawhiriQuery,
+  // format=csv|kml: the fork's downloads
+  success: { status: 200, schema: TrajectoryResponse, builtInOrder: true as const,
+    alternatives: ['text/csv', 'application/vnd.google-earth.kml+xml'] }
+}
+
 const json = (schema: TSchema): RouteSpec['body'] => ({ schema, limitBytes: LIMITS.maxBodyBytes })
 
 export const ROUTES: readonly RouteSpec[] = [
@@ -100,16 +125,34 @@ export const ROUTES: readonly RouteSpec[] = [
     method: 'POST', path: '/v1/atmosphere/trajectory', operationId: 'predict_trajectory', tag: 'atmosphere',
     summary: 'A balloon flight (ascent, burst, descent; or ascent and float), Tawhiri-compatible, with optional ' +
       'ensembles',
-    auth: 'api_key', admissionCost: 1, body: json(TrajectoryRequest),
+    auth: 'api_key', admissionCost: 1, body: json(TrajectoryRequest), cors: true,
     success: { status: 200, schema: TrajectoryResponse, builtInOrder: true },
     problems: [...KEY_PROBLEMS, 'rate_limited', ...BODY_PROBLEMS, ...DATA_PROBLEMS]
   }),
   route({
     method: 'GET', path: '/v1/atmosphere/trajectory', operationId: 'predict_trajectory_get', tag: 'atmosphere',
     summary: 'The same flight from query parameters (Tawhiri\'s GET; the ensemble as ensemble.members …)',
-    auth: 'api_key', admissionCost: 1, query: TrajectoryRequest,
+    auth: 'api_key', admissionCost: 1, query: TrajectoryRequest, cors: true,
     success: { status: 200, schema: TrajectoryResponse, builtInOrder: true },
     problems: [...KEY_PROBLEMS, 'rate_limited', 'invalid_request', ...DATA_PROBLEMS]
+  }),
+  tawhiri({
+    path: '/api/v1/', operationId: 'tawhiri_predict', ...TAWHIRI_PREDICTION,
+    summary: 'Tawhiri\'s prediction API (docs/api.rst): its parameters, answer and errors; format=csv|kml ' +
+      'downloads; also under /k/{api_key}/'
+  }),
+  tawhiri({
+    path: '/tawhiri', operationId: 'tawhiri_predict_sondehub', ...TAWHIRI_PREDICTION,
+    summary: 'The same, at the SondeHub base path the SondeHub clients use; also under /k/{api_key}/'
+  }),
+  tawhiri({
+    path: '/api/datasetcheck', operationId: 'tawhiri_dataset_check', success: { status: 200, schema: DatasetCheck },
+    summary: 'The SondeHub fork\'s dataset check: the newest model run'
+  }),
+  tawhiri({
+    path: '/api/ruaumoko/', operationId: 'tawhiri_ruaumoko', query: RuaumokoQuery,
+    success: { status: 200, schema: Ruaumoko },
+    summary: 'The SondeHub fork\'s ground altitude: the model terrain of the newest run'
   }),
   route({
     method: 'GET', path: '/v1/atmosphere/capabilities', tag: 'atmosphere',

@@ -14,6 +14,7 @@ import {
 } from './profile.js'
 import { SampleUnit, SamplesRequest, SamplesResponse } from './samples.js'
 import { EnsembleRequest, TrajectoryRequest, TrajectoryResponse } from './trajectory.js'
+import { DatasetCheck, ReverseResponse, Ruaumoko, TawhiriError } from './tawhiri.js'
 
 export {
   ALTITUDE_REFERENCES, QUALITY_OPTIONS, KEY_PAGE,
@@ -27,6 +28,6 @@ export const SCHEMAS = {
   AtmosphereRequest, AtmosphereResponse, AtmosphereLevel, AtmosphereProvenance, VerticalCoverage,
   BetaUsage, Problem, ValidationErrorItem, NewKey, NewAccount, CreatedKey, KeyInfo, KeyList,
   AccountInfo, CreatedAccount, Capabilities, ModelRun, Health, SamplesRequest, SamplesResponse, SampleUnit,
-  TrajectoryRequest, TrajectoryResponse, EnsembleRequest
+  TrajectoryRequest, TrajectoryResponse, EnsembleRequest, TawhiriError, DatasetCheck, Ruaumoko, ReverseResponse
 } as const
 export type SchemaName = keyof typeof SCHEMAS

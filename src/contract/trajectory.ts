@@ -21,6 +21,21 @@ export const TRAJECTORY_WARNINGS = {
 } as const
 export type TrajectoryWarning = keyof typeof TRAJECTORY_WARNINGS
 
+/**
+ * How a flight ended (docs/DESIGN.md §7): only `landed` ends on the ground and only `float_ended`
+ * at the float's stop time; the other two end wherever the data ran out, which no reader may take
+ * for a landing.
+ */
+export const FLIGHT_OUTCOMES = {
+  landed: 'The flight came down to the model ground; its last point is the landing.',
+  float_ended: 'The float reached stop_datetime; its last point is where the float ended, aloft.',
+  left_source_coverage: 'The flight left the source\'s data in place or time before it ended; its last point ' +
+    'is where it left the data, not a landing.',
+  unusable_source_column: 'The flight reached a source column that cannot be used; its last point is the last ' +
+    'state that could be evaluated, not a landing.'
+} as const
+export type FlightOutcome = keyof typeof FLIGHT_OUTCOMES
+
 export const TRAJECTORY_LIMITS = {
   maxMembers: 1000,
   altitude: { min: -1000, max: 60_000 },
@@ -37,6 +52,7 @@ export const TRAJECTORY_LIMITS = {
 
 const StringEnum = <T extends string>(values: readonly T[], description?: string) =>
   Type.Unsafe<T>({ type: 'string', enum: [...values], ...(description !== undefined ? { description } : {}) })
+const Outcome = (description: string) => StringEnum(Object.keys(FLIGHT_OUTCOMES) as FlightOutcome[], description)
 const Altitude = (description: string) => Type.Number({
   minimum: TRAJECTORY_LIMITS.altitude.min, maximum: TRAJECTORY_LIMITS.altitude.max, description
 })
@@ -94,7 +110,7 @@ const EnsembleMember = Type.Object({
   descent_rate: Type.Number(),
   burst: Nullable(TrajectoryPoint),
   landing: Nullable(TrajectoryPoint),
-  end: StringEnum(['landed', 'left_source_coverage', 'unusable_source_column'] as const)
+  outcome: Outcome('how this member ended; landing is null unless landed')
 }, { additionalProperties: false })
 
 export const TrajectoryResponse = Type.Object({
@@ -126,6 +142,8 @@ export const TrajectoryResponse = Type.Object({
     stage: StringEnum(STAGES),
     trajectory: Type.Array(TrajectoryPoint)
   }, { additionalProperties: false })),
+  outcome: Outcome('how the flight ended: landed, float_ended, or left_source_coverage / ' +
+    'unusable_source_column, whose last point is where the data ran out, never a landing'),
   metadata: Type.Object({
     start_datetime: Type.String({ format: 'date-time' }),
     complete_datetime: Type.String({ format: 'date-time' })

@@ -2,11 +2,14 @@
 // within a bounded time.
 import { timingSafeEqual, createHash } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
-import { StoreUnavailableError, type AccountStore } from '../accounts/index.js'
+import { StoreUnavailableError, type AccountStore, type RateDecision } from '../accounts/index.js'
 import type { RouteSpec } from '../contract/index.js'
 import type { Config } from '../config/index.js'
 import { HttpProblem, retryAfterSeconds, storeUnavailable } from './problem.js'
 import type { AloftRequest, AppDeps } from './context.js'
+
+/** Waits (bounded) for a token of the account's bucket after the admission found it empty. */
+export type RateWait = (accountId: string) => Promise<RateDecision>
 
 /**
  * The calling account of an `api_key` route: key and rate in one store call, or the key alone on a
@@ -42,13 +45,24 @@ export async function withStore<T> (call: () => Promise<T>): Promise<T> {
   }
 }
 
-function presentedKey (req: AloftRequest, title: string | undefined): string {
+/** The key of the X-API-Key header or, on the Tawhiri paths, of the path (`/k/<key>/…`); '' for none. */
+export function keyGiven (req: AloftRequest): string {
   const header = req.headers['x-api-key']
-  const secret = Array.isArray(header) ? header[0] : header
-  if (secret === undefined || secret.trim() === '') {
-    throw new HttpProblem('missing_api_key', { title, detail: 'Send your API key in the X-API-Key header.' })
-  }
+  const secret = (Array.isArray(header) ? header[0] : header) ?? req.pathKey ?? ''
   return secret.trim()
+}
+
+function presentedKey (req: AloftRequest, title: string | undefined): string {
+  const secret = keyGiven(req)
+  if (secret === '') {
+    throw new HttpProblem('missing_api_key', {
+      title,
+      detail: req.dialect === 'tawhiri'
+        ? 'Send your API key in the X-API-Key header, or put it in the path: /k/<your key>/tawhiri?…'
+        : 'Send your API key in the X-API-Key header.'
+    })
+  }
+  return secret
 }
 
 function refused (reason: 'invalid_api_key' | 'revoked_api_key', title: string | undefined): HttpProblem {
@@ -69,9 +83,12 @@ export async function authenticate (req: AloftRequest, store: AccountStore, titl
 
 /**
  * Key and request rate in one store call (docs/DESIGN.md §3's order: a bad key is a 401 before any
- * rate is taken). Sets the RateLimit-* headers; 429 when the bucket is empty.
+ * rate is taken). Sets the RateLimit-* headers; 429 when the bucket is empty (after `wait`, when
+ * given, has waited its bounded time for a token).
  */
-export async function admit (req: AloftRequest, res: ServerResponse, deps: AppDeps, title?: string): Promise<string> {
+export async function admit (
+  req: AloftRequest, res: ServerResponse, deps: AppDeps, title?: string, wait?: RateWait
+): Promise<string> {
   const secret = presentedKey(req, title)
   const store = deps.store
   const admission = store.admitNow !== undefined
@@ -79,23 +96,33 @@ export async function admit (req: AloftRequest, res: ServerResponse, deps: AppDe
     : await withStore(() => store.admit(secret, deps.now?.()))
   if (!admission.ok) throw refused(admission.reason, title)
   req.accountId = admission.account_id
-  const rate = admission.rate
+  let rate = admission.rate
+  if (!rate.allowed && wait !== undefined) rate = await wait(admission.account_id)
   if (!rate.allowed) {
-    throw new HttpProblem('rate_limited', {
-      detail: `This account may make ${deps.config.ratePerSecond} requests per second (bursts of ` +
-        `${deps.config.rateBurst}).`,
-      headers: {
-        'RateLimit-Limit': rate.limit,
-        'RateLimit-Remaining': rate.remaining,
-        'RateLimit-Reset': rate.reset_seconds,
-        'Retry-After': retryAfterSeconds(rate.retry_after_seconds)
-      }
-    })
+    throw rateLimited(rate, `This account may make ${deps.config.ratePerSecond} requests per second (bursts of ` +
+      `${deps.config.rateBurst}).`)
   }
+  rateHeaders(res, rate)
+  return admission.account_id
+}
+
+/** The 429 of an empty rate bucket, its headers describing the bucket. */
+export function rateLimited (rate: RateDecision, detail: string): HttpProblem {
+  return new HttpProblem('rate_limited', {
+    detail,
+    headers: {
+      'RateLimit-Limit': rate.limit,
+      'RateLimit-Remaining': rate.remaining,
+      'RateLimit-Reset': rate.reset_seconds,
+      'Retry-After': retryAfterSeconds(rate.retry_after_seconds)
+    }
+  })
+}
+
+export function rateHeaders (res: ServerResponse, rate: RateDecision): void {
   res.setHeader('RateLimit-Limit', rate.limit)
   res.setHeader('RateLimit-Remaining', rate.remaining)
   res.setHeader('RateLimit-Reset', rate.reset_seconds)
-  return admission.account_id
 }
 
 function digest (text: string): Buffer {

@@ -18,6 +18,10 @@ export interface AloftRequest extends Request {
   /** Operation id of the matched route (metrics label). */
   routeId?: string
   accountId?: string
+  /** A key given in the path (`/k/<key>/…`), taken off the target before anything read it (path-key.ts). */
+  pathKey?: string
+  /** The route answers its errors in Tawhiri's shape (RouteSpec.dialect). */
+  dialect?: 'tawhiri'
 }
 
 export interface Reply {

@@ -1,12 +1,14 @@
 // The error sink: every error of a request ends here (polka's onError, and the app's own answer
 // to a target that is no path), whether a problem to render, a client gone, a failure after the
-// answer started or a bug. Nothing thrown here may escape: the process keeps serving.
+// answer started or a bug. Nothing thrown here may escape: the process keeps serving. A Tawhiri
+// path's refusals take Tawhiri's shape (tawhiri-error.ts).
 import type { ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Logger } from '../logger.js'
 import { ClientGoneError, declaresBody } from './body.js'
 import type { AloftRequest } from './context.js'
 import { HttpProblem, problemBody, sendProblem } from './problem.js'
+import { sendTawhiriError } from './tawhiri-error.js'
 
 export function fail (err: unknown, req: AloftRequest, res: ServerResponse, logger: Logger): void {
   try {
@@ -26,12 +28,15 @@ export function fail (err: unknown, req: AloftRequest, res: ServerResponse, logg
       res.setHeader('Connection', 'close')
       lingerOnClose(req.socket)
     }
+    const send = req.dialect === 'tawhiri' ? sendTawhiriError : (r: ServerResponse, p: HttpProblem) => {
+      sendProblem(r, p, req.id)
+    }
     if (err instanceof HttpProblem) {
-      sendProblem(res, err, req.id)
+      send(res, err, req)
       return
     }
     logger.error({ err, request_id: req.id, path: req.path }, 'unexpected error')
-    sendProblem(res, internalError(req.id), req.id)
+    send(res, internalError(req.id), req)
   } catch (renderErr) {
     logger.error({ err: renderErr, cause: err, request_id: req.id }, 'a problem could not be rendered')
     if (res.headersSent) {

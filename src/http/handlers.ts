@@ -10,6 +10,7 @@ import { metaHandlers } from './routes/meta.js'
 import { profileHandlers } from './routes/profile.js'
 import { samplesHandlers } from './routes/samples.js'
 import { trajectoryHandlers } from './routes/trajectory.js'
+import { tawhiriHandlers } from './routes/tawhiri.js'
 
 /** @param routes the routes served, which /openapi.json lists */
 export function routeHandlers (deps: AppDeps, routes: readonly RouteSpec[]): Handlers {
@@ -20,6 +21,7 @@ export function routeHandlers (deps: AppDeps, routes: readonly RouteSpec[]): Han
     ...profileHandlers(deps),
     ...samplesHandlers(deps),
     ...trajectoryHandlers(deps),
+    ...tawhiriHandlers(deps),
     ...explorerHandlers(loadExplorer(explorerDir(), deps.config.mapTiles))
   }
 }

@@ -5,7 +5,9 @@
 import type { ServerResponse } from 'node:http'
 import { compileSerializer, type RouteSpec } from '../contract/index.js'
 import type { ResponseCache } from '../profile/index.js'
-import type { HoldFor } from './account-share.js'
+import { tawhiriCaller, type TawhiriDoor } from './tawhiri-admission.js'
+import { HttpProblem } from './problem.js'
+import { CORS_READ_HEADERS } from './cors.js'
 import { callerAccount, checkToken } from './auth.js'
 import { parseJsonBytes, readJsonBytes } from './body.js'
 import { checkBody } from './body-check.js'
@@ -18,7 +20,7 @@ export type RouteHandler = (req: AloftRequest, res: ServerResponse) => Promise<v
  * @param kept the route's cache of answers to exact repeats of a body (the profile route's), if any
  */
 export function routeHandler (
-  route: RouteSpec, handle: Handler<never>, deps: AppDeps, holdFor: HoldFor, kept: ResponseCache | undefined
+  route: RouteSpec, handle: Handler<never>, deps: AppDeps, door: TawhiriDoor, kept: ResponseCache | undefined
 ): RouteHandler {
   // The stores take one rate token per admission; a costlier route needs them to take more.
   if (route.admissionCost > 1) {
@@ -32,11 +34,20 @@ export function routeHandler (
   const config = deps.config
   return async (req, res) => {
     req.routeId = route.operationId
-    if (route.cors) res.setHeader('Access-Control-Allow-Origin', '*')
+    if (route.cors) {
+      res.setHeader('Access-Control-Allow-Origin', '*')
+      res.setHeader('Access-Control-Expose-Headers', CORS_READ_HEADERS)
+    }
+    if (route.dialect !== undefined) req.dialect = route.dialect
+    else if (req.pathKey !== undefined) throw new HttpProblem('not_found', { detail: keyPathOnly(req) })
     let accountId = ''
-    if (route.auth === 'api_key') accountId = await callerAccount(route, req, res, deps)
-    else checkToken(route, req, config)
-    if (accountId !== '') holdFor(accountId, res)
+    if (route.dialect === 'tawhiri') {
+      accountId = await tawhiriCaller(route, req, res, deps, door)
+    } else {
+      if (route.auth === 'api_key') accountId = await callerAccount(route, req, res, deps)
+      else checkToken(route, req, config)
+      if (accountId !== '') door.share.hold(accountId, res)
+    }
     let body: unknown
     let bytes: Buffer | undefined
     let generation = 0
@@ -59,4 +70,10 @@ export function routeHandler (
     const answer = send(res, reply, route.success.status, serialize)
     if (reply.sharable === true && kept !== undefined && bytes !== undefined) kept.set(bytes, answer, generation)
   }
+}
+
+/** A key in the path is for the Tawhiri paths only; the detail names the path without it. */
+function keyPathOnly (req: AloftRequest): string {
+  return `No route ${req.method} /k/…${req.path.slice(0, 200)}: a key in the path is taken by the Tawhiri paths ` +
+    '(/api/v1/, /tawhiri, /api/datasetcheck, /api/ruaumoko/) only; send it in the X-API-Key header here.'
 }

@@ -12,9 +12,12 @@ import { repeatCaches, routeHandlers } from './handlers.js'
 import { HttpProblem } from './problem.js'
 import type { RequestStart } from './request-start.js'
 import { routeHandler } from './route-handler.js'
+import { CORS_PREFLIGHT, corsPaths, preflight } from './cors.js'
+import { Turns } from './turns.js'
 
 /** The metrics and log label of a request no operation takes (a 404 or 405: the status tells which). */
 export const UNMATCHED_ROUTE = 'unmatched'
+
 
 /** The served routes matched by method and path, with polka's own patterns. */
 export interface RouteLookup {
@@ -32,7 +35,9 @@ export function routeLookup (routes: readonly RouteSpec[]): RouteLookup {
   return {
     operationOf: (req) =>
       matchers.find((m) => m.route.method === req.method && m.pattern.test(req.path))?.route.operationId ??
-        UNMATCHED_ROUTE,
+        (req.method === 'OPTIONS' && matchers.some((m) => m.route.cors && m.pattern.test(req.path))
+          ? CORS_PREFLIGHT
+          : UNMATCHED_ROUTE),
     noMatch: (req) => {
       const allowed = matchers.filter((m) => m.pattern.test(req.path)).map((m) => m.route.method)
       if (allowed.length === 0) {
@@ -55,12 +60,14 @@ export function buildRouter (
   router.use(begin)
   const handlers = routeHandlers(deps, routes)
   const repeats = repeatCaches(deps)
-  const holdFor = accountShare(deps.config.maxInFlightPerAccount)
+  const share = accountShare(deps.config.maxInFlightPerAccount)
+  const door = { share, turns: new Turns() }
   for (const route of routes) {
     const handle = handlers[route.operationId]
     if (handle === undefined) throw new Error(`no handler for ${route.operationId}`)
     const method = route.method.toLowerCase() as 'get' | 'post' | 'delete'
-    router[method](route.path, routeHandler(route, handle, deps, holdFor, repeats[route.operationId]))
+    router[method](route.path, routeHandler(route, handle, deps, door, repeats[route.operationId]))
   }
+  for (const [path, methods] of corsPaths(routes)) router.options(path, preflight(methods))
   return router
 }

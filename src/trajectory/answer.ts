@@ -2,8 +2,8 @@
 // warnings, the ensemble's spread, and provenance — every object built in the schema's order, as
 // JSON.stringify writes it (RouteSpec.success.builtInOrder).
 import {
-  type SampleUnit, TRAJECTORY_WARNINGS, type TrajectoryPoint, type TrajectoryRequest, type TrajectoryResponse,
-  type TrajectoryWarning, rfc3339
+  type FlightOutcome, type SampleUnit, TRAJECTORY_WARNINGS, type TrajectoryPoint, type TrajectoryRequest,
+  type TrajectoryResponse, type TrajectoryWarning, rfc3339
 } from '../contract/index.js'
 import { samplesProvenance } from '../samples/index.js'
 import { AIR_SAMPLE_OPTIONS } from './air.js'
@@ -47,10 +47,11 @@ export async function flightAnswer (
   }
   warn('altitude_outside_column', first.clamped)
   if (first.end !== 'complete') warn(first.end, 1)
-  const ensemble = f.spread === undefined ? undefined : await ensembleSummary(flights, f.params, f.everyTrack)
+  const ensemble = f.spread === undefined ? undefined : await ensembleSummary(flights, f)
   return {
     request: requestEcho(req, f),
     prediction: prediction(first),
+    outcome: outcomeOf(first, f.profile),
     metadata: { start_datetime: instant(f.started / 1000), complete_datetime: instant(completedMs / 1000) },
     warnings,
     ...(ensemble !== undefined ? { ensemble } : {}),
@@ -58,8 +59,15 @@ export async function flightAnswer (
   }
 }
 
-function prediction (f: Flight): TrajectoryResponse['prediction'] {
-  return f.stages.map((s) => ({ stage: s.stage, trajectory: points(s.points) }))
+/** How a flight ended, in the contract's words: a complete flight landed, or its float ended. */
+function outcomeOf (f: Flight, profile: Profile): FlightOutcome {
+  if (f.end !== 'complete') return f.end
+  return profile === 'float_profile' ? 'float_ended' : 'landed'
+}
+
+/** A flight's stages as Tawhiri names them: a reverse flight's, read back to the ground, is its `descent`. */
+export function prediction (f: Flight): TrajectoryResponse['prediction'] {
+  return f.stages.map((s) => ({ stage: s.stage === 'reverse' ? 'descent' : s.stage, trajectory: points(s.points) }))
 }
 
 /** The request as flown: every field, defaults filled, in the schema's order. */
@@ -95,15 +103,15 @@ function requestEcho (req: TrajectoryRequest, f: FlightFacts): TrajectoryRespons
 }
 
 /** Each member's parameters, burst and landing, their landing spread, and every path when asked for. */
-async function ensembleSummary (flights: Flight[], params: FlightParameters[], everyTrack: boolean
+async function ensembleSummary (flights: Flight[], { params, everyTrack, profile }: FlightFacts
 ): Promise<NonNullable<TrajectoryResponse['ensemble']>> {
   const landedLat: number[] = []
   const landedLon: number[] = []
   const members = flights.map((f, m) => {
     const descent = f.stages[1]
     const burst = descent === undefined ? null : points(descent.points.slice(0, 4))[0]
-    const landed = f.end === 'complete'
-    const landing = landed ? lastPoint(f) : null
+    const outcome = outcomeOf(f, profile)
+    const landing = outcome === 'landed' ? lastPoint(f) : null
     if (landing !== null) {
       landedLat.push(landing.latitude)
       landedLon.push(landing.longitude)
@@ -114,7 +122,7 @@ async function ensembleSummary (flights: Flight[], params: FlightParameters[], e
       descent_rate: params[m].descentRate,
       burst,
       landing,
-      end: landed ? 'landed' as const : f.end as 'left_source_coverage' | 'unusable_source_column'
+      outcome
     }
   })
   return {
@@ -136,7 +144,7 @@ function trajectoryProvenance (
 }
 
 /** A flight's instant (epoch seconds) in RFC 3339, to the nearest millisecond. */
-function instant (seconds: number): string {
+export function instant (seconds: number): string {
   return rfc3339(Math.floor(seconds * 1000 + 0.5))
 }
 

@@ -27,6 +27,8 @@ export function flightSteps (launchS: number, launchAltitude: number, stages: re
       altitude = stage.altitude
     } else if (stage.kind === 'descent') {
       seconds += Math.max(0, altitude - LOWEST_GROUND) / (stage.seaLevelRate * SLOWEST_DESCENT)
+    } else if (stage.kind === 'reverse') {
+      seconds += Math.max(0, altitude - LOWEST_GROUND) / stage.rate
     } else {
       seconds += Math.max(0, stage.stop - t)
     }

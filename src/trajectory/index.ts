@@ -1,6 +1,7 @@
 // Public API of the trajectory room: what other rooms may use of it.
-export { east, flightPath, geojson, kml } from './formats.js'
+export { east, END_NAMES, type FlightMark, flightMarks, flightPath, geojson, kml, type MarkKind } from './formats.js'
 export { TrajectoryService } from './service.js'
 export { ENSEMBLE_SPREAD_DEFAULTS } from './spread-defaults.js'
 export { FlightInputError } from './request.js'
 export { STEP_S } from './models.js'
+export { type TawhiriAnswer, type TawhiriFile, tawhiriCsv, tawhiriKml } from './tawhiri-files.js'

@@ -1,7 +1,10 @@
 // The trajectory predictor (docs/DESIGN.md §7): a Tawhiri request → checks → the launch → the
 // flights (one, or an ensemble stepped together) on the samples engine → Tawhiri's answer plus
 // provenance and the ensemble's spread. HTTP-free: the route maps its errors to problems.
-import type { TrajectoryRequest, TrajectoryResponse } from '../contract/index.js'
+import {
+  type FlightOutcome, type ReverseResponse, rfc3339, TRAJECTORY_WARNINGS, type TrajectoryRequest,
+  type TrajectoryResponse
+} from '../contract/index.js'
 import type { PlanSource, SamplesEngine } from '../samples/index.js'
 import { engineAir, UnitsRead } from './air.js'
 import { members, type FlightParameters } from './ensemble.js'
@@ -11,6 +14,7 @@ import { checkFlight, FlightInputError, issue } from './request.js'
 import { checkDataset, launchGround } from './launch.js'
 import { flightSpecs } from './profiles.js'
 import { flightAnswer } from './answer.js'
+import { flyBack, reverseAnswer, type SeenAloft } from './reverse.js'
 
 export interface TrajectoryServiceOptions extends CostLimits {
   engine: SamplesEngine
@@ -30,6 +34,44 @@ export class TrajectoryService {
 
   constructor (options: TrajectoryServiceOptions) {
     this.#o = options
+  }
+
+  /**
+   * The model terrain (m MSL, bilinear) at a place and time, as a launch reads it: Tawhiri's
+   * elevation helper (/api/ruaumoko/) answered from the same ground the flights land on.
+   */
+  async terrain (latitude: number, longitude: number, timeMs: number, accountId: string): Promise<number> {
+    const air = engineAir({ engine: this.#o.engine, accountId, units: new UnitsRead(), surfaceLayer: false })
+    const at = { launch_latitude: latitude, launch_longitude: longitude, launch_datetime: rfc3339(timeMs),
+      ascent_rate: 1 }
+    return await launchGround(air, at, timeMs, undefined)
+  }
+
+  /**
+   * reverse_profile (reverse.ts): a balloon seen aloft flown back to the ground; its altitude
+   * defaults to the model terrain, as a launch's does. How it ended, and the fork's answer.
+   */
+  async reverse (seen: Omit<SeenAloft, 'altitude'> & { altitude?: number, run?: number }, accountId: string
+  ): Promise<{ outcome: FlightOutcome, answer: ReverseResponse }> {
+    const now = this.#o.now ?? Date.now
+    const started = now()
+    const { run } = seen
+    if (run !== undefined) await checkDataset(this.#o.source, run, seen.timeMs)
+    const units = new UnitsRead()
+    const air = engineAir({ engine: this.#o.engine, accountId, units, surfaceLayer: false,
+      ...(run !== undefined ? { run } : {}) })
+    const at = { launch_latitude: seen.latitude, launch_longitude: seen.longitude,
+      launch_datetime: rfc3339(seen.timeMs), ascent_rate: seen.ascentRate }
+    const ground = await launchGround(air, at, seen.timeMs, run)
+    const aloft = { ...seen, altitude: seen.altitude ?? ground }
+    const flight = await flyBack(aloft, air, this.#o)
+    const warnings: ReverseResponse['warnings'] = {}
+    if (flight.clamped > 0) {
+      const description = TRAJECTORY_WARNINGS.altitude_outside_column
+      warnings.altitude_outside_column = { count: flight.clamped, description }
+    }
+    return { outcome: flight.end === 'complete' ? 'landed' : flight.end,
+      answer: reverseAnswer(aloft, flight, units.list(), started, now(), warnings) }
   }
 
   async predict (req: TrajectoryRequest, accountId: string): Promise<TrajectoryResponse> {

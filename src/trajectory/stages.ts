@@ -7,6 +7,8 @@ export type Stage =
   | { kind: 'ascent', rate: number, altitude: number }
   | { kind: 'descent', seaLevelRate: number, modelDensity: boolean }
   | { kind: 'float', stop: number }
+  /** An ascent flown back in time (reverse_profile, solved with a negative step) down to the ground. */
+  | { kind: 'reverse', rate: number }
 
 export type StageName = Stage['kind']
 
@@ -44,6 +46,13 @@ export const STAGE_RULES: Rules = {
     crossing: (stage, t0, _alt0, _alt1, step) => t0 + step >= stage.stop ? (stage.stop - t0) / step : -1,
     endsOnGround: false,
     overAt: (stage, t) => t >= stage.stop
+  },
+  reverse: {
+    // dalt/dt is the ascent's own: stepped back in time, the altitude falls to where it left the ground
+    climb: (stage) => stage.rate,
+    crossing: () => -1,
+    endsOnGround: true,
+    overAt: () => false
   },
   descent: {
     climb: (stage, altitude, density) =>

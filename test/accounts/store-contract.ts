@@ -3,7 +3,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Test } from 'tap'
 import {
-  type AccountLimits, type AccountStore, DEFAULT_LIMITS, KeyLimitError, UnknownAccountError, UnknownCursorError
+  type AccountLimits, type AccountStore, DEFAULT_LIMITS, KeyLimitError, PUBLIC_ACCOUNT, PUBLIC_RATE_PREFIX,
+  UnknownAccountError, UnknownCursorError
 } from '../../src/accounts/index.js'
 
 export interface StoreUnderTest {
@@ -295,6 +296,19 @@ export function storeContract (t: Test, make: MakeStore): void {
     t.equal((await store.takeRequest(a.id, now)).allowed, true)
     t.equal((await store.takeRequest(a.id, now)).allowed, false)
     t.equal((await store.takeRequest(b.id, now)).allowed, true)
+  })
+
+  t.test('public callers: a rate bucket per address at the public rate, one allowance they share', async (t) => {
+    const { store } = await open(t, { rateBurst: 5, dailyAllowance: 9,
+      public: { ratePerSecond: 1, rateBurst: 2, dailyAllowance: 1 } })
+    const now = BEFORE_MIDNIGHT - 10_000
+    const first = `${PUBLIC_RATE_PREFIX}address-a`
+    t.match(await store.takeRequest(first, now), { allowed: true, limit: 2 })
+    t.match(await store.takeRequest(first, now), { allowed: true })
+    t.match(await store.takeRequest(first, now), { allowed: false }, 'the public burst, not the accounts\'')
+    t.match(await store.takeRequest(`${PUBLIC_RATE_PREFIX}address-b`, now), { allowed: true }, 'another address')
+    t.match(await store.reserve(PUBLIC_ACCOUNT, now), { ok: true, state: { limit: 1 } })
+    t.match(await store.reserve(PUBLIC_ACCOUNT, now), { ok: false }, 'the public allowance, shared')
   })
 
   t.test('admit: a live key gets its account and one request from its bucket', async (t) => {

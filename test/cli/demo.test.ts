@@ -40,6 +40,11 @@ t.test('the demo prints a working key, operator token and curl command, then sto
     body: '{"name":"balloon team"}'
   })
   t.equal(admin.status, 201, 'the printed operator token opens the admin route')
+  const base = /base URL (http:\/\/\S+\/tawhiri) \(no key: public mode\)/.exec(stdout)?.[1]
+  const tawhiri = await fetch(`${base}?launch_latitude=52.2297&launch_longitude=21.0122&` +
+    'launch_datetime=2020-08-04T12:00:00Z&ascent_rate=5&burst_altitude=30000&descent_rate=5')
+  t.equal(tawhiri.status, 200, 'the printed Tawhiri base URL answers a client without a key')
+  await tawhiri.arrayBuffer()
   child.kill('SIGINT')
   const [code] = await exited
   t.equal(code, 0)

@@ -58,7 +58,7 @@ export async function startTestService (t: Test, options: TestServiceOptions = {
     redisUrl: options.redisPrefix !== undefined ? (process.env.REDIS_URL ?? 'redis://127.0.0.1:6379') : undefined,
     prefix: options.redisPrefix,
     limits: { dailyAllowance: config.dailyAllowance, ratePerSecond: config.ratePerSecond, rateBurst: config.rateBurst,
-      maxKeys: config.maxKeysPerAccount }
+      maxKeys: config.maxKeysPerAccount, public: config.publicTawhiri }
   })
   const service = await startService(config, {
     logger,

@@ -1,10 +1,12 @@
-// The per-account request rate limit on the profile route, and sharing state between instances.
+// The per-account request rate limit on the profile route, and sharing state between instances; public
+// mode's per-address bucket of the Tawhiri paths, shared the same way.
 import t from 'tap'
 import { startTestService, expectProblem } from '../helpers/service.js'
 import { testPrefix } from '../helpers/redis.js'
 
 const prefix = testPrefix(t, 'http-rate')
-const env = { ALOFT_RATE_PER_SECOND: '0.5', ALOFT_RATE_BURST: '3' }
+const env = { ALOFT_RATE_PER_SECOND: '0.5', ALOFT_RATE_BURST: '3', ALOFT_PUBLIC_TAWHIRI: 'on',
+  ALOFT_PUBLIC_RATE_PER_SECOND: '0.01', ALOFT_PUBLIC_RATE_BURST: '2', ALOFT_TAWHIRI_BURST_WAIT_MS: '0' }
 const a = await startTestService(t, { redisPrefix: prefix, env })
 const b = await startTestService(t, { redisPrefix: prefix, env })
 
@@ -97,4 +99,17 @@ t.test('two instances on one Redis share the daily allowance', async (t) => {
     await fetch(`${b.url}/v1/atmosphere/usage`, { headers: { 'x-api-key': key } })
   ).json() as { upstream_attempts: number }
   t.equal(usage.upstream_attempts, 2)
+})
+
+t.test('a public caller\'s bucket is kept in the store: two instances share it', async (t) => {
+  const check = async (url: string): Promise<number> => {
+    const res = await fetch(`${url}/api/datasetcheck`)
+    await res.arrayBuffer()
+    return res.status
+  }
+  t.equal(await check(a.url), 200)
+  t.equal(await check(b.url), 200, 'the second of the burst of 2, on the other instance')
+  const refused = await fetch(`${a.url}/api/datasetcheck`)
+  t.equal(refused.status, 429)
+  t.match(await refused.json(), { error: { type: 'RateLimitException' } })
 })

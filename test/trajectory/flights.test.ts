@@ -6,13 +6,20 @@ import t from 'tap'
 import { readFileSync } from 'node:fs'
 import { startTestService } from '../helpers/service.js'
 import { validatorFor } from '../../src/contract/validate.js'
-import { TrajectoryResponse } from '../../src/contract/trajectory.js'
+import { type FlightOutcome, TrajectoryResponse } from '../../src/contract/trajectory.js'
+import { END_NAMES, geojson } from '../../src/trajectory/formats.js'
 import { greatCircleKm } from '../../src/trajectory/models.js'
 import { repoUrl } from '../helpers/paths.js'
 import { sameFlight, type FlightCase } from '../helpers/golden.js'
 
 const cases = JSON.parse(readFileSync(repoUrl('test/fixtures/trajectory/golden.json'), 'utf8')) as FlightCase[]
 const isResponse = validatorFor(TrajectoryResponse)
+
+/** The outcome the reference's flight implies: leaving the data is its warning, else how the profile ends. */
+function outcomeOf (c: FlightCase): FlightOutcome {
+  if (c.expected.warnings.left_source_coverage !== undefined) return 'left_source_coverage'
+  return c.request.profile === 'float_profile' ? 'float_ended' : 'landed'
+}
 
 t.test('flights equal the reference, point by point', async (t) => {
   const service = await startTestService(t)
@@ -28,6 +35,11 @@ t.test('flights equal the reference, point by point', async (t) => {
       t.equal(res.status, 200, JSON.stringify(body).slice(0, 300))
       t.ok(isResponse(body), 'a TrajectoryResponse')
       sameFlight(t, body, c.expected)
+      t.equal(body.outcome, outcomeOf(c), 'says how it ended')
+      const names = (geojson(body) as { features: Array<{ properties: { name: string } }> }).features
+        .map((f) => f.properties.name)
+      t.equal(names.at(-1), END_NAMES[body.outcome], 'the last point is named for how it ended')
+      if (body.outcome !== 'landed') t.notOk(names.includes('landing'), 'no landing where it did not land')
     })
   }
 })
@@ -107,7 +119,7 @@ t.test('ensembles', async (t) => {
   t.test('member 0 is the single flight', async (t) => {
     t.same(first.prediction, single.prediction)
     const m0 = first.ensemble?.members[0]
-    t.match(m0, { ascent_rate: 5, burst_altitude: 30000, descent_rate: 5, end: 'landed' })
+    t.match(m0, { ascent_rate: 5, burst_altitude: 30000, descent_rate: 5, outcome: 'landed' })
     t.same(m0?.landing, single.prediction[1].trajectory.at(-1))
     t.same(m0?.burst, single.prediction[1].trajectory[0])
   })

@@ -170,6 +170,16 @@ t.test('the CLI prints the burst and landing and writes GeoJSON and KML', async 
   t.equal(geo.features[0].geometry.coordinates.length, 101 + 47 - 1, 'the path, the burst point once')
   t.match(await readFile(join(dir, 'f.kml'), 'utf8'), /<LineString><altitudeMode>absolute<\/altitudeMode><coordinates>21\.0122,52\.2297,/)
 
+  out = ''
+  t.equal(await run(['--lat', '52.2297', '--lon', '21.0122', '--time', '2020-08-05T01:30:00Z', '--url', svc.url,
+    '--kml', join(dir, 'left.kml')], io, { ALOFT_API_KEY: key }), 0, err)
+  t.match(out, /^left the data here 2020-08-05T03:00:00Z +52\.59228, 21\.62674 +27095\.2 m/m,
+    'a flight that leaves the data says so where it stops')
+  t.notMatch(out, /landing/, 'and calls nothing a landing')
+  const leftKml = await readFile(join(dir, 'left.kml'), 'utf8')
+  t.match(leftKml, /<name>left the data here<\/name>/)
+  t.notMatch(leftKml, /landing/)
+
   err = ''
   t.equal(await run(['--lat', '52'], io, { ALOFT_API_KEY: key }), 2, 'usage errors exit 2')
   t.match(err, /--lon is required/)

@@ -187,3 +187,14 @@ t.test('unrecorded flights keep each stage\'s start and end', async (t) => {
   const [bare] = await fly([spec(stages, { record: false })], synthetic({ u: () => 3 }))
   t.same(bare.stages.map((s) => s.points), kept.stages.map((s) => [...at(s.points, 0), ...last(s.points)]))
 })
+
+t.test('stepped back in time (reverse_profile): a uniform wind carries it back upwind, to the ground', async (t) => {
+  const u = 10
+  const [f] = await fly([spec([{ kind: 'reverse', rate: 5 }], { t: 10_000, altitude: 3100 })],
+    synthetic({ u: () => u, ground: 100 }), -60)
+  const end = last(f.stages[0].points)
+  t.equal(f.end, 'complete')
+  t.ok(Math.abs(end[3] - 100) < 1e-6, `on the ground (${end[3]} m)`)
+  t.ok(Math.abs(end[0] - (10_000 - 3000 / 5)) < 1e-6, `risen for ${10_000 - end[0]} s before it was seen`)
+  t.ok(end[2] < 21, 'west of where it was seen, the wind blowing east')
+})

@@ -281,7 +281,7 @@ t.test('the explorer in Chromium', { skip: skip ?? false }, async (t) => {
         const chart = await p.page.getAttribute(`#chart-altitude path.${stage.stage}`, 'd') ?? ''
         t.equal(chart.match(/[ML]/g)?.length, stage.trajectory.length, `${stage.stage}: a chart vertex per point`)
       }
-      for (const mark of ['launch', 'burst', 'landing']) t.ok(await p.page.$(`#map .mark.${mark}`), `${mark} marked`)
+      for (const mark of ['launch', 'burst', 'landed']) t.ok(await p.page.$(`#map .mark.${mark}`), `${mark} marked`)
       const [download] = await Promise.all([p.page.waitForEvent('download'), p.page.click('#flight-download')])
       const file = JSON.parse(await readFile(await download.path(), 'utf8'))
       const line = file.features.find((f: any) => f.geometry.type === 'LineString')
@@ -290,6 +290,30 @@ t.test('the explorer in Chromium', { skip: skip ?? false }, async (t) => {
         n + s.trajectory.length - (k > 0 ? 1 : 0), 0)
       t.equal(line.geometry.coordinates.length, points, 'the GeoJSON path has every point once')
       t.same(p.errors, [], 'no console errors')
+    })
+
+    t.test('a flight that leaves the data: its end is named so, nothing is called a landing', async (t) => {
+      await p.page.fill('#f-time', '2020-08-05T01:30Z')
+      await p.page.click('#flight-submit')
+      await p.page.waitForSelector('#map .mark.left_source_coverage')
+      const terms = await p.page.$$eval('#flight-summary dt', (els) => els.map((e) => e.textContent))
+      t.ok(terms.includes('left the data here'), 'the summary names where it left the data')
+      t.notOk(terms.includes('landing'), 'no landing in the summary')
+      t.equal(await p.page.$('#map .mark.landed'), null, 'no landing on the map')
+    })
+
+    t.test('a float: its start is no burst, its end no landing', async (t) => {
+      await p.page.fill('#f-time', '2020-08-04T12:00Z')
+      await p.page.selectOption('#f-profile', 'float_profile')
+      await p.page.fill('#f-float', '9000')
+      await p.page.fill('#f-stop', '2020-08-04T13:00Z')
+      await p.page.click('#flight-submit')
+      await p.page.waitForSelector('#map .mark.float_ended')
+      const terms = await p.page.$$eval('#flight-summary dt', (els) => els.map((e) => e.textContent))
+      t.ok(terms.includes('float start') && terms.includes('float end'), terms.join(', '))
+      t.notOk(terms.includes('burst') || terms.includes('landing'), 'neither a burst nor a landing')
+      t.ok(await p.page.$('#map .mark.float_start'), 'the float\'s start marked as such')
+      await p.page.selectOption('#f-profile', 'standard_profile')
     })
 
     t.test('an ensemble: every member\'s landing on the map, and the spread in words', async (t) => {

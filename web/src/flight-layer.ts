@@ -1,9 +1,10 @@
 // A predicted flight on the map: each stage as a line with a vertex per trajectory point (no
-// simplification, no clipping, so what is drawn is what the API answered), launch, burst and
-// landing marked, an ensemble's landings as dots and the ring holding 95 % of them.
+// simplification, no clipping, so what is drawn is what the API answered), its named points
+// marked (flightMarks: a landing only when it landed), an ensemble's landings as dots and the
+// ring holding 95 % of them.
 import * as L from 'leaflet'
 import type { TrajectoryResponse } from './api.js'
-import { east } from '../../src/trajectory/formats.js'
+import { east, flightMarks, type MarkKind } from '../../src/trajectory/formats.js'
 import { latLon, num, utc } from './format.js'
 
 type Ensemble = NonNullable<TrajectoryResponse['ensemble']>
@@ -20,14 +21,20 @@ function titled (layer: L.Path, text: string, data: Record<string, string> = {})
   for (const [k, v] of Object.entries(data)) el.setAttribute(`data-${k}`, v)
 }
 
-/** A glyph marker (▲ burst, ✕ landing, ● launch) that lets clicks through to the map. */
-function mark (kind: 'launch' | 'burst' | 'landing', where: L.LatLngTuple, label: string): L.Marker {
+/** Each marked point's glyph: only a landing is a cross, where the data ran out a hollow square. */
+const GLYPHS: Record<MarkKind, string> = {
+  launch: '●', burst: '▲', float_start: '▸', landed: '✕', float_ended: '◆', left_source_coverage: '□',
+  unusable_source_column: '□'
+}
+
+/** A glyph marker that lets clicks through to the map; its class is the point's kind. */
+function mark (kind: MarkKind, where: L.LatLngTuple, label: string): L.Marker {
   const el = document.createElement('span')
   el.className = `mark ${kind}`
   el.title = label
   el.setAttribute('role', 'img')
   el.setAttribute('aria-label', label)
-  el.textContent = kind === 'burst' ? '▲' : kind === 'landing' ? '✕' : '●'
+  el.textContent = GLYPHS[kind]
   const icon = L.divIcon({ className: 'mark-icon', html: el, iconSize: [16, 16] })
   return L.marker(where, { icon, interactive: false, keyboard: false })
 }
@@ -45,18 +52,11 @@ export function drawFlight (group: L.LayerGroup, answer: TrajectoryResponse): L.
       { stage: stage.stage, points: String(stage.trajectory.length) })
     bounds.extend(line.getBounds())
   }
-  const stages = answer.prediction
-  const first = stages[0].trajectory[0]
-  mark('launch', at(first), `launch ${latLon(first.latitude, first.longitude)}, ${utc(first.datetime)}`).addTo(group)
-  const ascent = stages.find((s) => s.stage === 'ascent')
-  if (ascent !== undefined && stages.length > 1) {
-    const b = ascent.trajectory[ascent.trajectory.length - 1]
-    mark('burst', at(b), `burst at ${num(b.altitude, 0)} m, ${utc(b.datetime)}`).addTo(group)
+  for (const m of flightMarks(answer)) {
+    const p = m.point
+    mark(m.kind, at(p), `${m.name} ${latLon(p.latitude, p.longitude)}, ${num(p.altitude, 0)} m, ${utc(p.datetime)}`)
+      .addTo(group)
   }
-  const lastStage = stages[stages.length - 1]
-  const end = lastStage.trajectory[lastStage.trajectory.length - 1]
-  mark('landing', at(end), `${lastStage.stage === 'descent' ? 'landing' : 'end'} ` +
-    `${latLon(end.latitude, end.longitude)}, ${utc(end.datetime)}`).addTo(group)
   return bounds
 }
 

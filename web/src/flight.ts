@@ -1,8 +1,8 @@
 // The flight panel: a launch (standard or float profile, optionally an ensemble), and what came
-// back: the path on the map, altitude against time, burst and landing, the ensemble's spread, and
+// back: the path on the map, altitude against time, its named points (flightMarks), the ensemble's spread, and
 // the flight as a GeoJSON file.
 import type { Capabilities, TrajectoryRequest, TrajectoryResponse } from './api.js'
-import { geojson, east } from '../../src/trajectory/formats.js'
+import { east, flightMarks, geojson } from '../../src/trajectory/formats.js'
 import { byId, htmlEl } from './svg.js'
 import { drawAltitudeChart } from './flight-chart.js'
 import { duration, latLon, num, utc } from './format.js'
@@ -108,17 +108,15 @@ export function renderFlight (answer: TrajectoryResponse): void {
     htmlEl('dd', {}, text, dl)
   }
   const stages = answer.prediction
-  const first = stages[0].trajectory[0]
-  const lastStage = stages[stages.length - 1]
-  const end = lastStage.trajectory[lastStage.trajectory.length - 1]
+  const marks = flightMarks(answer)
+  const first = marks[0].point
+  const end = marks[marks.length - 1].point
   row('launch', `${utc(first.datetime)} at ${latLon(first.latitude, first.longitude)}, ${num(first.altitude, 0)} m`)
-  const ascent = stages.find((s) => s.stage === 'ascent')
-  if (ascent !== undefined && stages.length > 1) {
-    const b = ascent.trajectory[ascent.trajectory.length - 1]
-    row('burst', `${utc(b.datetime)} at ${num(b.altitude, 0)} m, ${latLon(b.latitude, b.longitude)}`)
+  // a burst or a float's start; the end named by how the flight ended (never a landing in mid-air)
+  for (const m of marks.slice(1)) {
+    const p = m.point
+    row(m.name, `${utc(p.datetime)} at ${latLon(p.latitude, p.longitude)}, ${num(p.altitude, 0)} m`)
   }
-  row(lastStage.stage === 'descent' ? 'landing' : 'end',
-    `${utc(end.datetime)} at ${latLon(end.latitude, end.longitude)}, ${num(end.altitude, 0)} m`)
   row('flight time', duration((Date.parse(end.datetime) - Date.parse(first.datetime)) / 1000))
   row('distance', `${num(greatCircleKm(first.latitude, first.longitude, end.latitude, end.longitude), 1)} km ` +
     'launch to end')
@@ -132,7 +130,7 @@ export function renderFlight (answer: TrajectoryResponse): void {
   const ensemble = answer.ensemble
   if (ensemble !== undefined) {
     const s = ensemble.landing
-    const landed = ensemble.members.filter((m) => m.end === 'landed').length
+    const landed = ensemble.members.filter((m) => m.outcome === 'landed').length
     htmlEl('p', { class: 'spread-text' }, s === null
       ? `${ensemble.members.length} members; none landed inside the source's coverage.`
       : `${ensemble.members.length} members, ${landed} landed. Landing spread around their mean ` +

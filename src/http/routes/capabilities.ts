@@ -1,7 +1,8 @@
 // GET /v1/atmosphere/capabilities: what this instance serves, with no key needed.
 import {
   type Capabilities, ALTITUDE_REFERENCES, QUALITY_OPTIONS, LIMITS, DESCENT_DENSITIES, PROFILES, TRAJECTORY_LIMITS,
-  TRAJECTORY_WARNINGS, ARROW_STREAM, INTERPOLATIONS, SAMPLE_FIELDS, SAMPLE_STATUSES, routeById
+  TRAJECTORY_WARNINGS, ARROW_STREAM, INTERPOLATIONS, SAMPLE_FIELDS, SAMPLE_STATUSES, routeById, FLIGHT_OUTCOMES,
+  KEY_PATH_PREFIX, servedRoutes
 } from '../../contract/index.js'
 import { STEP_S } from '../../trajectory/index.js'
 import {
@@ -86,8 +87,10 @@ export function buildCapabilities (config: Config, source: SourceDescription | u
       max_steps: config.trajectoryMaxSteps,
       max_answer_points: TRAJECTORY_LIMITS.maxAnswerPoints,
       descent_densities: [...DESCENT_DENSITIES],
-      warnings: Object.keys(TRAJECTORY_WARNINGS)
+      warnings: Object.keys(TRAJECTORY_WARNINGS),
+      outcomes: Object.keys(FLIGHT_OUTCOMES)
     },
+    tawhiri: tawhiriCapabilities(config),
     altitude_references: [...ALTITUDE_REFERENCES],
     quality_options: [...QUALITY_OPTIONS],
     default_quality: 'best_available',
@@ -100,6 +103,21 @@ export function buildCapabilities (config: Config, source: SourceDescription | u
       ...surfaceLayerMethods(METHODS.vertical_interpolation)
     },
     methods: { ...METHODS }
+  }
+}
+
+/** The Tawhiri paths (docs/DESIGN.md §9): where they are, the key in the path, the burst wait, public mode. */
+function tawhiriCapabilities (config: Config): Capabilities['tawhiri'] {
+  const open = config.publicTawhiri
+  return {
+    paths: servedRoutes(undefined).filter((r) => r.dialect === 'tawhiri').map((r) => r.path),
+    key_in_path: `${KEY_PATH_PREFIX}{api_key}/…`,
+    burst_wait_ms: config.tawhiriBurstWaitMs,
+    public: open === undefined
+      ? null
+      : {
+          rate_per_second: open.ratePerSecond, rate_burst: open.rateBurst, daily_upstream_attempts: open.dailyAllowance
+        }
   }
 }
 

@@ -2,7 +2,7 @@
 // taken one rate token (and, for POST, validated the body); here: GET's query read as the same
 // fields, one more token per 100 ensemble members, then the predictor.
 import type { ServerResponse } from 'node:http'
-import { TRAJECTORY_LIMITS, TrajectoryRequest, validate } from '../../contract/index.js'
+import { TRAJECTORY_LIMITS, TrajectoryRequest, type TrajectoryResponse, validate } from '../../contract/index.js'
 import { FlightInputError, type TrajectoryService } from '../../trajectory/index.js'
 import { HttpProblem, noDataPath } from '../problem.js'
 import { dataProblem } from '../data-problem.js'
@@ -62,34 +62,38 @@ function readQuery (req: AloftRequest): TrajectoryRequest {
   return checked.value
 }
 
-export function trajectoryHandlers (deps: AppDeps): Handlers {
-  const predict = async (
-    request: TrajectoryRequest, root: 'body' | 'query', accountId: string, res: ServerResponse
-  ): Promise<unknown> => {
-    const service: TrajectoryService | undefined = deps.trajectories
-    if (service === undefined) throw noDataPath('trajectories')
-    try {
-      const flight = await service.prepare(request, accountId)
-      // priced by its work: one token per started block of steps (the admission took the first)
-      const steps = flight.cost.steps
-      await takeTokens(deps, accountId, Math.ceil(steps / TRAJECTORY_LIMITS.stepsPerToken),
-        { what: `A flight of up to ${steps} steps of 60 s`,
-          rule: `one per started ${TRAJECTORY_LIMITS.stepsPerToken} steps, all members together` }, res)
-      return await flight.fly()
-    } catch (err) {
-      if (err instanceof FlightInputError) {
-        throw new HttpProblem('invalid_request', {
-          detail: `The request does not describe a flight: ${err.message}.`,
-          errors: err.errors.map((e) => ({ ...e, loc: [root, ...e.loc] }))
-        })
-      }
-      throw dataProblem(err)
+/**
+ * Checks, prices (one token per started block of steps beyond the one admission took) and flies a
+ * flight; a FlightInputError is the 400 naming its fields under `root`.
+ */
+export async function predictFlight (
+  deps: AppDeps, request: TrajectoryRequest, root: 'body' | 'query', accountId: string, res: ServerResponse
+): Promise<TrajectoryResponse> {
+  const service: TrajectoryService | undefined = deps.trajectories
+  if (service === undefined) throw noDataPath('trajectories')
+  try {
+    const flight = await service.prepare(request, accountId)
+    const steps = flight.cost.steps
+    await takeTokens(deps, accountId, Math.ceil(steps / TRAJECTORY_LIMITS.stepsPerToken),
+      { what: `A flight of up to ${steps} steps of 60 s`,
+        rule: `one per started ${TRAJECTORY_LIMITS.stepsPerToken} steps, all members together` }, res)
+    return await flight.fly()
+  } catch (err) {
+    if (err instanceof FlightInputError) {
+      throw new HttpProblem('invalid_request', {
+        detail: `The request does not describe a flight: ${err.message}.`,
+        errors: err.errors.map((e) => ({ ...e, loc: [root, ...e.loc] }))
+      })
     }
+    throw dataProblem(err)
   }
+}
+
+export function trajectoryHandlers (deps: AppDeps): Handlers {
   return {
     predict_trajectory: (async ({ body, accountId, res }) =>
-      ({ body: await predict(body, 'body', accountId, res) })) satisfies Handler<TrajectoryRequest>,
+      ({ body: await predictFlight(deps, body, 'body', accountId, res) })) satisfies Handler<TrajectoryRequest>,
     predict_trajectory_get: (async ({ req, accountId, res }) =>
-      ({ body: await predict(readQuery(req), 'query', accountId, res) })) satisfies Handler
+      ({ body: await predictFlight(deps, readQuery(req), 'query', accountId, res) })) satisfies Handler
   }
 }
