@@ -4,7 +4,7 @@
 // then the web explorer (web/) type-checked and bundled into dist/web/ with content-hashed names.
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
@@ -12,12 +12,37 @@ import { buildMapData, mapDataNotice } from './map-data.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const tsc = join(root, 'node_modules/typescript/bin/tsc')
-// From nothing each time: tap runs every dist/test/**/*.test.js, so a test deleted or renamed in
-// test/ must not live on as its old compiled file, nor a removed module stay importable.
-for (const dir of ['src', 'workers', 'bench', 'test', 'scripts']) {
-  rmSync(join(root, 'dist', dir), { recursive: true, force: true })
+const DIRS = ['src', 'workers', 'bench', 'test', 'scripts']
+const SOURCE = /\.ts$/
+/** Every file below `dir` (relative paths), or none when it does not exist. */
+const filesBelow = (dir) => {
+  try {
+    return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+  } catch {
+    return []
+  }
 }
-execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' })
+// Incremental: tsc re-checks and re-emits only what changed since its record (dist/.tsbuildinfo),
+// so the build `npm test` starts with after `npm ci` (whose prepare step built) costs seconds, not
+// twenty. Its record trusts the emitted files to be there: one missing (a dist/ partly deleted)
+// means the record goes and everything is emitted again.
+const buildInfo = join(root, 'dist/.tsbuildinfo')
+const emitted = (dir, file) => join(root, 'dist', dir, file.replace(SOURCE, '.js'))
+const complete = DIRS.every((dir) => filesBelow(join(root, dir))
+  .filter((f) => SOURCE.test(f)).every((f) => existsSync(emitted(dir, f))))
+if (!complete) rmSync(buildInfo, { force: true })
+execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json'), '--incremental', '--tsBuildInfoFile',
+  buildInfo], { stdio: 'inherit' })
+// tap runs every dist/test/**/*.test.js, so a test deleted or renamed in test/ must not live on as
+// its old compiled file, nor a removed module stay importable: what no source emits any more goes
+const EMITTED = /\.(js|js\.map|lua)$/
+for (const dir of DIRS) {
+  for (const file of filesBelow(join(root, 'dist', dir))) {
+    if (!EMITTED.test(file)) continue
+    const source = join(root, dir, file.replace(/\.js(\.map)?$/, '.ts'))
+    if (!existsSync(source)) rmSync(join(root, 'dist', dir, file), { force: true })
+  }
+}
 
 const ASSETS = /\.lua$/
 for (const entry of readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' })) {
@@ -25,7 +50,8 @@ for (const entry of readdirSync(join(root, 'src'), { recursive: true, encoding: 
 }
 
 // The explorer. esbuild does not type-check, so tsc does first (DOM types, no emit).
-execFileSync(process.execPath, [tsc, '-p', join(root, 'web/tsconfig.json')], { stdio: 'inherit' })
+execFileSync(process.execPath, [tsc, '-p', join(root, 'web/tsconfig.json'), '--incremental', '--tsBuildInfoFile',
+  join(root, 'dist/.web-tsbuildinfo')], { stdio: 'inherit' })
 const out = join(root, 'dist/web')
 rmSync(out, { recursive: true, force: true })
 mkdirSync(out, { recursive: true })
