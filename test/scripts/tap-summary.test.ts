@@ -5,7 +5,7 @@
 import t from 'tap'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ROOT } from '../helpers/cli.js'
@@ -13,9 +13,15 @@ import { ROOT } from '../helpers/cli.js'
 const dir = await mkdtemp(join(tmpdir(), 'aloft-reporter-'))
 t.teardown(() => rm(dir, { recursive: true, force: true }))
 await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'))
+// the project's own plugin list: tap rebuilds its shared @tapjs/test (the node_modules linked here)
+// whenever a run's plugins differ from its build, which would leave this project's next run
+// starting every test file with the default plugins' loaders (TypeScript's among them)
+const { tap: projectTap } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as
+  { tap: { plugin: string[] } }
 await writeFile(join(dir, 'package.json'), JSON.stringify({
   name: 'reporter-fixture', type: 'module', private: true,
-  tap: { include: ['*.test.mjs'], statements: 100, branches: 100, functions: 100, lines: 100 }
+  tap: { include: ['*.test.mjs'], plugin: projectTap.plugin, statements: 100, branches: 100, functions: 100,
+    lines: 100 }
 }))
 await writeFile(join(dir, 'lib.mjs'), 'export function half (x) {\n  if (x > 0) return x / 2\n  return 0\n}\n')
 await writeFile(join(dir, 'passes.test.mjs'), "import t from 'tap'\nimport { half } from './lib.mjs'\n" +

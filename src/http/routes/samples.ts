@@ -4,7 +4,7 @@
 import type { ServerResponse } from 'node:http'
 import { ARROW_STREAM, SamplesRequest, LIMITS, validate, type ValidationErrorItem } from '../../contract/index.js'
 import {
-  ArrowSamplesWriter, pointsFromArrow, type ArrowQuery, pointsFromJson, samplesBodyBounds, type JsonPart,
+  loadArrow, type ArrowQuery, pointsFromJson, samplesBodyBounds, type JsonPart,
   type PointsOrErrors, TooManyUnitsError, type SamplesEngine
 } from '../../samples/index.js'
 import { HttpProblem, noDataPath } from '../problem.js'
@@ -60,7 +60,7 @@ async function readPoints (
   const type = mediaType(req.headers['content-type'])
   if (type === ARROW_STREAM) {
     const bytes = await readLimited(req, config.samplesMaxBodyBytes, bodies)
-    const parsed = pointsFromArrow(bytes, (req.query ?? {}) as ArrowQuery, config.samplesMaxPoints)
+    const parsed = (await loadArrow()).pointsFromArrow(bytes, (req.query ?? {}) as ArrowQuery, config.samplesMaxPoints)
     if (!parsed.ok) {
       bodies.give(bytes)
       throw invalid(parsed.errors, 'Arrow table or its query options')
@@ -152,7 +152,7 @@ export function samplesHandlers (deps: AppDeps): Handlers {
           await writeJson(res, await engine.json(await engine.compute(loaded, options), loaded))
         } else {
           // the headers, then one record batch per slice as it is computed
-          const writer = new ArrowSamplesWriter()
+          const writer = new (await loadArrow()).ArrowSamplesWriter()
           res.statusCode = 200
           res.setHeader('Content-Type', ARROW_STREAM)
           writer.stream.pipe(res)

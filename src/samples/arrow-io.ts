@@ -1,0 +1,3 @@
+// What src/samples/arrow.ts loads on the first Arrow request.
+export { pointsFromArrow } from './arrow-request.js'
+export { ArrowSamplesWriter } from './arrow-writer.js'
