@@ -156,6 +156,17 @@ export async function startServer (env: Record<string, string>, nodeArgs: string
   }
 }
 
+/**
+ * The server child's CPU time so far (user + system, every thread, µs), as it reports it: taken
+ * before and after a run, the difference over the requests is a cost other processes on the
+ * machine disturb far less than a wall-clock rate.
+ */
+export async function serverCpuUs (server: ServerChild): Promise<number> {
+  const { user_us: user, system_us: system } = await (await fetch(`${server.info.bareUrl}/cpu`)).json() as
+    { user_us: number, system_us: number }
+  return user + system
+}
+
 /** Resident set size of the server child, as it reports it (bare app, same process). */
 export async function serverMemory (
   server: ServerChild

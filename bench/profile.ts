@@ -26,7 +26,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { closedLoop, WRK, type ClosedRun, type ClosedTarget } from './wrk.js'
 import {
-  int, loadgen, ms, numberArg, postProfile, profileBodies, SAMPLE, startServer, table, writeResult, type ServerChild
+  int, loadgen, ms, numberArg, postProfile, profileBodies, SAMPLE, serverCpuUs, startServer, table, writeResult,
+  type ServerChild
 } from './lib.js'
 import { freshProfileBodies } from './bodies.js'
 import { breakdown, type BreakdownRow, type CpuProfile } from './breakdown.js'
@@ -128,12 +129,6 @@ async function loopDelay (server: ServerChild): Promise<LoopDelay> {
   return await (await fetch(`${server.info.bareUrl}/loop-delay`)).json() as LoopDelay
 }
 
-async function cpuUs (server: ServerChild): Promise<number> {
-  const { user_us: user, system_us: system } = await (await fetch(`${server.info.bareUrl}/cpu`)).json() as
-    { user_us: number, system_us: number }
-  return user + system
-}
-
 /** Closed loop over a mix (each mix warms up first; the fresh mix on a file of its own). */
 async function closed (
   server: ServerChild, target: Omit<ClosedTarget, 'bodies' | 'bodyFile'>, mix: MixName
@@ -142,9 +137,9 @@ async function closed (
   const bodies = async (): Promise<Pick<ClosedTarget, 'bodies' | 'bodyFile'>> => await mixBodies(mix)
   await closedLoop({ ...target, ...await bodies() }, options)
   const measured = { ...target, ...await bodies() }
-  const before = await cpuUs(server)
+  const before = await serverCpuUs(server)
   const run = await closedLoop(measured, { ...options, seconds })
-  return { ...run, cpuUsPerRequest: (await cpuUs(server) - before) / Math.max(1, run.requests) }
+  return { ...run, cpuUsPerRequest: (await serverCpuUs(server) - before) / Math.max(1, run.requests) }
 }
 
 async function measureMix (server: ServerChild, mix: MixName): Promise<MixResult> {

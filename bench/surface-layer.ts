@@ -15,13 +15,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startUpstream } from '../src/standin/server.js'
-import { filterQuery, tileOf } from '../src/source/index.js'
+import { filterQuery, parseBucketKey, tileOf } from '../src/source/index.js'
 import { bridge, coalesce, MAX_RANGE_GAP, selectIdx } from '../src/source/unit.js'
-import { parseIdx, type IdxEntry } from '../src/grib/index.js'
+import { parseIdx, scanMessages, type IdxEntry } from '../src/grib/index.js'
 import { freshProfileBodies } from './bodies.js'
 import { postWith } from './http-post.js'
 import {
-  int, ms, numberArg, postProfile, profileBody, SAMPLE, startServer, summarize, table, writeResult, type ServerChild
+  int, ms, numberArg, postProfile, profileBody, SAMPLE, serverCpuUs, startServer, summarize, table, writeResult,
+  type ServerChild
 } from './lib.js'
 import { buildSampleTree } from './sample-tree.js'
 import { arrowBody, jsonBody, randomPoints } from './sample-points.js'
@@ -80,17 +81,13 @@ async function profileRates (server: ServerChild): Promise<ProfileRow[]> {
     if (r.status !== 200) throw new Error(`warm-up profile answered ${r.status}: ${JSON.stringify(r.json)}`)
   }
   const loop = { connections: 32, seconds, warmupSeconds: 1 }
-  const cpuUs = async (): Promise<number> => {
-    const c = await (await fetch(`${server.info.bareUrl}/cpu`)).json() as { user_us: number, system_us: number }
-    return c.user_us + c.system_us
-  }
   const cpuPerRequest: Record<string, number[]> = {}
   /** req/s of a closed-loop run; the server's CPU µs per request over it kept under `label`. */
   const rate = async (label: string, target: { body?: string, bodyFile?: string }): Promise<number> => {
-    const before = await cpuUs()
+    const before = await serverCpuUs(server)
     const r = await closedLoop({ url, method: 'POST', headers, ...target }, loop)
     if (r.errors > 0) throw new Error(`${r.errors} errors in a profile run`)
-    ;(cpuPerRequest[label] ??= []).push((await cpuUs() - before) / r.requests)
+    ;(cpuPerRequest[label] ??= []).push((await serverCpuUs(server) - before) / r.requests)
     return r.rps
   }
   const cpu = (label: string): number => median(cpuPerRequest[label] ?? [NaN])
@@ -154,9 +151,8 @@ async function unitCosts (): Promise<UnitRow[]> {
   const up = await startUpstream({ root: tree.root })
   try {
     const key = tree.keys.find((k) => k.includes('gfs.20200804/12/')) ?? tree.keys[0]
-    const m = /^gfs\.(\d{4})(\d\d)(\d\d)\/(\d\d)\/atmos\/gfs\.t\d\dz\.pgrb2\.0p25\.f(\d{3})$/.exec(key)
-    if (m === null) throw new Error(`not a bucket key: ${key}`)
-    const rs = { run: Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4])), step: Number(m[5]) }
+    const rs = parseBucketKey(key)
+    if (rs === null) throw new Error(`not a bucket key: ${key}`)
     const get = async (path: string, range?: string): Promise<Fetched> => {
       const started = performance.now()
       const res = await fetch(`${up.url}${path}`, range === undefined ? {} : { headers: { range } })
@@ -189,7 +185,7 @@ async function unitCosts (): Promise<UnitRow[]> {
     }
     const filterFields = async (q: string): Promise<number> => {
       const res = await fetch(`${up.url}/cgi-bin/filter_gfs_0p25.pl?${q}`)
-      return countMessages(new Uint8Array(await res.arrayBuffer()))
+      return new Set(scanMessages(new Uint8Array(await res.arrayBuffer())).map((f) => f.message)).size
     }
     return [
       { adapter: 'grib filter, 1° tile', recordsOff: await filterFields(queryBefore(query)),
@@ -203,17 +199,6 @@ async function unitCosts (): Promise<UnitRow[]> {
     await up.close()
     await tree.remove()
   }
-}
-
-/** GRIB2 messages in a byte string (each starts "GRIB" and states its total length in octets 9–16). */
-function countMessages (bytes: Uint8Array): number {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  let n = 0
-  for (let at = 0; at + 16 <= bytes.byteLength; n++) {
-    if (view.getUint32(at) !== 0x47524942) throw new Error(`no GRIB message at ${at}`)
-    at += Number(view.getBigUint64(at + 8))
-  }
-  return n
 }
 
 const server = await startServer({ ALOFT_SOURCE: `mirror:${SAMPLE}`, ALOFT_INTERPOLATE: 'main', ALOFT_WORKERS: '2',

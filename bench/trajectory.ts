@@ -7,7 +7,9 @@
 // same flight: as a command (a process per flight, as it is run) and in one warm Python process
 // (bench/trajectory_reference.py). Writes bench/results/trajectory.json.
 import { spawnSync } from 'node:child_process'
-import { ROOT, SAMPLE, machine, ms, numberArg, startServer, table, writeResult, type ServerChild } from './lib.js'
+import {
+  ROOT, SAMPLE, machine, ms, numberArg, serverCpuUs, startServer, table, writeResult, type ServerChild
+} from './lib.js'
 import { summarize } from './stats.js'
 
 const FLIGHTS = numberArg('flights', 20)
@@ -63,17 +65,23 @@ try {
   await flight(server, FLIGHT) // fetches and decodes the units, warms the code
   await flight(server, ENSEMBLE)
   const single: number[] = []
+  let cpu0 = await serverCpuUs(server)
   for (let k = 0; k < FLIGHTS; k++) single.push(await flight(server, FLIGHT))
+  const cpuPerFlightMs = (await serverCpuUs(server) - cpu0) / FLIGHTS / 1000
   const perFlight = summarize(single).p50
   const concurrent = await flightsPerSecond(server, 8, SECONDS)
   const ensemble: number[] = []
+  cpu0 = await serverCpuUs(server)
   for (let k = 0; k < 3; k++) ensemble.push(await flight(server, ENSEMBLE))
+  const cpuPerEnsembleMs = (await serverCpuUs(server) - cpu0) / 3 / 1000
   const ensembleMs = summarize(ensemble).p50
   const ref = reference(FLIGHTS)
   const rows = [
     ['one flight, one client (HTTP, median)', `${ms(perFlight)} ms`, ''],
+    ['  the server CPU per flight (mean)', `${ms(cpuPerFlightMs)} ms`, 'steadier than wall time on a busy machine'],
     ['flights/s, 8 clients', concurrent.toFixed(1), ''],
     ['1 000-member ensemble (median of 3)', `${ms(ensembleMs, 0)} ms`, 'goal < 1000 ms'],
+    ['  the server CPU per ensemble (mean)', `${ms(cpuPerEnsembleMs, 0)} ms`, ''],
     ...(ref === null ? [] : [
       ['reference script, as a command (per flight)', `${ms(ref.commandMs, 0)} ms`,
         `aloft ${(ref.commandMs / perFlight).toFixed(0)}× faster (goal ≥ 100×)`],
@@ -85,8 +93,9 @@ try {
   ]
   console.log(table(['trajectory (Warsaw 12Z, 5 m/s, 30 km, cached data)', 'value', 'ratio'], rows))
   const path = writeResult('trajectory', {
-    machine: machine(), flight: FLIGHT, per_flight_ms: perFlight, flights_per_second_8_clients: concurrent,
-    ensemble_1000_ms: ensembleMs, reference: ref
+    machine: machine(), flight: FLIGHT, per_flight_ms: perFlight, server_cpu_per_flight_ms: cpuPerFlightMs,
+    flights_per_second_8_clients: concurrent, ensemble_1000_ms: ensembleMs,
+    server_cpu_per_ensemble_ms: cpuPerEnsembleMs, reference: ref
   })
   console.log(`\nwrote ${path}`)
 } finally {

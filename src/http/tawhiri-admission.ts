@@ -24,7 +24,7 @@ export async function tawhiriCaller (
   const { config, store, metrics } = deps
   const deadline = Date.now() + config.tawhiriBurstWaitMs
   let waited = false
-  const wait = (bucket: string, perSecond: number) => async (): Promise<RateDecision> => {
+  const wait = async (bucket: string, perSecond: number): Promise<RateDecision> => {
     waited = true
     return await door.turns.wait(bucket, 1000 / perSecond, deadline,
       async () => await withStore(() => store.takeRequest(bucket, deps.now?.())))
@@ -34,10 +34,11 @@ export async function tawhiriCaller (
   let shareId: string
   try {
     if (keyGiven(req) === '' && open !== undefined) {
-      shareId = await admitPublic(req, res, deps, open, (bucket) => wait(bucket, open.ratePerSecond)())
+      shareId = await admitPublic(req, res, deps, open, async (bucket) => await wait(bucket, open.ratePerSecond))
       accountId = PUBLIC_ACCOUNT
     } else {
-      accountId = await admit(req, res, deps, route.unauthorizedTitle, (id) => wait(id, config.ratePerSecond)())
+      accountId = await admit(req, res, deps, route.unauthorizedTitle,
+        async (id) => await wait(id, config.ratePerSecond))
       shareId = accountId
     }
     await door.share.holdWaiting(shareId, res, deadline, () => { waited = true })

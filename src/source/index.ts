@@ -45,7 +45,7 @@ export type { FetchUnit, HeldRunStep, Origin } from './adapters/index.js'
 export { chooseTime, type RunsAtTime } from './catalog.js'
 export { nearestValidIndex, upperBound } from './nearest-time.js'
 export { HOUR_MS, validTime, type RunStep } from './gfs.js'
-export { bucketKey, filterQuery, fileUnitKey, tileOf, tileUnitKey, GLOBAL_0P25 } from './gfs.js'
+export { bucketKey, filterQuery, fileUnitKey, parseBucketKey, tileOf, tileUnitKey, GLOBAL_0P25 } from './gfs.js'
 export {
   LEVEL_ABOVE_GROUND, LEVEL_ISOBARIC, LEVEL_SURFACE, SURFACE_LAYER_RECORDS, surfaceLayerIndex, type SurfaceLayerRecord
 } from './gfs.js'
