@@ -26,6 +26,9 @@ export class MapView {
   private coverage = L.latLngBounds([-MAX_LAT, -180], [MAX_LAT, 180])
   private coverageBox: L.Rectangle | null = null
   private basemap: Basemap | null = null
+  /** Leaflet drops a zoom asked for while it animates another: a flight's frame waits for the animation's end. */
+  private zooming = false
+  private pendingFit: L.LatLngBounds | null = null
 
   constructor (container: HTMLElement, private readonly onPick: (lat: number, lon: number) => void) {
     container.setAttribute('aria-label', 'Map: click to choose a point')
@@ -37,6 +40,13 @@ export class MapView {
     this.marker = L.marker([0, 0], { icon: L.divIcon({ className: 'point-icon', html: '', iconSize: [22, 22] }),
       interactive: false, keyboard: false })
     this.map.fitBounds(this.coverage)
+    this.map.on('zoomanim', () => { this.zooming = true })
+    this.map.on('zoomend', () => {
+      this.zooming = false
+      const pending = this.pendingFit
+      this.pendingFit = null
+      if (pending !== null) this.fit(pending)
+    })
     this.map.on('click', (ev) => {
       const lat = Math.round(ev.latlng.lat * 100) / 100
       const lon = Math.round(east(ev.latlng.wrap().lng) * 100) / 100
@@ -134,6 +144,12 @@ export class MapView {
     const c = bounds.getCenter()
     const half = MIN_FLIGHT_VIEW_DEG / 2
     bounds.extend([c.lat - half, c.lng - half]).extend([c.lat + half, c.lng + half])
-    this.map.fitBounds(bounds, { padding: [16, 16] })
+    this.fit(bounds)
+  }
+
+  /** Frames `bounds` now, or (a flight answered within another's zoom) once the zoom under way ends. */
+  private fit (bounds: L.LatLngBounds): void {
+    if (this.zooming) this.pendingFit = bounds
+    else this.map.fitBounds(bounds, { padding: [16, 16] })
   }
 }
