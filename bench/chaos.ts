@@ -10,7 +10,7 @@
 // minute) is run by the test suite (test/chaos.test.ts).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { connect, createServer, type Socket } from 'node:net'
+import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -20,9 +20,8 @@ import { validatorFor } from '../src/contract/validate.js'
 import { Problem } from '../src/contract/schemas.js'
 import { PROBLEM_CODE_NAMES } from '../src/contract/codes.js'
 import { random } from './random.js'
+import { freePort, REPO as ROOT, ThrowawayRedis, waitFor } from './processes.js'
 
-/** The repository root, from dist/bench/chaos.js or bench/chaos.ts alike. */
-const ROOT = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../' : '../', import.meta.url))
 const SAMPLE = join(ROOT, 'data/sample')
 const ADMIN_TOKEN = 'chaos-admin-token-0123456789'
 /** The sample's grid: 33 rows from 48°N, 49 columns from 13°E, 0.25°. */
@@ -97,65 +96,11 @@ interface Instance {
   down: boolean
 }
 
-function freePort (): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.on('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number }
-      srv.close(() => resolve(port))
-    })
-  })
-}
-
-async function waitFor (what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const until = Date.now() + timeoutMs
-  for (;;) {
-    if (await check().catch(() => false)) return
-    if (Date.now() > until) throw new Error(`${what} did not come up within ${timeoutMs} ms`)
-    await sleep(50)
-  }
-}
-
-/** A persistent throwaway Redis (append-only file, fsync always) that can be killed and restarted. */
-class ChaosRedis {
-  child: ChildProcess | null = null
-  constructor (readonly port: number, readonly dir: string) {}
-  get url (): string { return `redis://127.0.0.1:${this.port}` }
-  async start (): Promise<void> {
-    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '',
-      '--appendonly', 'yes', '--appendfsync', 'always', '--dir', this.dir, '--logfile', join(this.dir, 'redis.log')],
-    { stdio: 'ignore' })
-    await waitFor('redis-server', async () => await pingRedis(this.port))
-  }
-
-  async kill (): Promise<void> {
-    const child = this.child
-    if (child === null) return
-    this.child = null
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    child.kill('SIGKILL')
-    await exited
-  }
-}
-
-function pingRedis (port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = connect({ port, host: '127.0.0.1' })
-    let buf = ''
-    const done = (ok: boolean): void => { s.destroy(); resolve(ok) }
-    s.setTimeout(500, () => done(false))
-    s.on('error', () => done(false))
-    s.on('connect', () => s.write('PING\r\n'))
-    s.on('data', (d) => { buf += String(d); if (buf.includes('\r\n')) done(buf.startsWith('+PONG')) })
-  })
-}
-
 export async function runChaos (options: ChaosOptions = {}): Promise<ChaosReport> {
   const short = options.short === true
   const log = (msg: string): void => { if (options.verbose === true) process.stderr.write(`[chaos] ${msg}\n`) }
   const dir = await mkdtemp(join(tmpdir(), 'aloft-chaos-'))
-  const redis = new ChaosRedis(await freePort(), dir)
+  const redis = new ThrowawayRedis(await freePort(), dir)
   const upstream: UpstreamServer = await startUpstream({ root: SAMPLE })
   const instances: Instance[] = []
   const started = Date.now()

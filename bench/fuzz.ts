@@ -4,9 +4,10 @@
 // body bytes; JSON bodies with huge arrays, thousands of failures, unknown keys, deep and wide
 // nesting and wrong types, against the samples, profile and trajectory routes. Holds: never a
 // 5xx, never a dead process, each answer within a second, resident memory bounded.
-//   npx tsc -p tsconfig.json && node dist/bench/fuzz.js [--cases N] [--seed S]
-// Prints a table and writes bench/results/fuzz.json. `runFuzz({ cases: 400 })` is run by the test
-// suite (test/security/fuzz.test.ts).
+//   npx tsc -p tsconfig.json && node dist/bench/fuzz.js [--cases N] [--seed S] [--soak-seconds S] [--bodies-only]
+// Prints a table and writes bench/results/fuzz.json; then, unless --bodies-only, the public-mode
+// soak (bench/public-soak.ts, 60 s). `runFuzz({ cases: 400 })` is run by the test suite
+// (test/security/fuzz.test.ts), and a short soak (test/security/public-soak.test.ts).
 import { connect } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import {
@@ -263,6 +264,8 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
     const k = process.argv.indexOf(name)
     return k < 0 ? undefined : Number(process.argv[k + 1])
   }
+  // then strangers against the public service (bench/public-soak.ts), unless --bodies-only
+  const soak = process.argv.includes('--bodies-only') ? undefined : await import('./public-soak.js')
   const report = await runFuzz({ cases: arg('--cases'), seed: arg('--seed') })
   const mb = (x: number): string => (x / 1048576).toFixed(0)
   console.log(`fuzz: ${report.cases} hostile bodies against the built server (heap capped at 768 MB)`)
@@ -273,4 +276,9 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   console.log(report.ok ? 'result: OK' : `result: FAILED\n  ${report.failures.slice(0, 20).join('\n  ')}`)
   console.log(`\n→ ${writeResult('fuzz', report)}`)
   process.exitCode = report.ok ? 0 : 1
+  if (soak !== undefined) {
+    const soaked = await soak.runPublicSoak({ seconds: arg('--soak-seconds') })
+    console.log(`\n${soak.formatSoak(soaked)}\n\n→ ${writeResult('public-soak', soaked)}`)
+    if (!soaked.ok) process.exitCode = 1
+  }
 }

@@ -1,6 +1,9 @@
 // Structured JSON logs (pino). Nothing that could carry a secret is ever passed to the logger:
-// request logs name method, path, status, duration, request id and account id only.
-import { pino, type Logger, type DestinationStream } from 'pino'
+// request logs name method, path, status, duration, request id and account id only. A path may
+// still hold a key its client put where no key belongs (`/K/<key>/…`): every string field and
+// message is redacted of key-shaped text before it is written (docs/DESIGN.md §10).
+import { pino, type Logger, type DestinationStream, type LogFn } from 'pino'
+import { redactSecrets } from './accounts/index.js'
 import type { Config } from './config/index.js'
 
 export type { Logger }
@@ -14,7 +17,43 @@ export function createLogger (level: Config['logLevel'], destination?: Destinati
     redact: {
       paths: ['*.headers["x-api-key"]', '*.headers.authorization', 'headers["x-api-key"]', 'headers.authorization'],
       censor: '[redacted]'
-    }
+    },
+    hooks: { logMethod: redactArguments }
   }
   return destination === undefined ? pino(options) : pino(options, destination)
+}
+
+/** A log call's message, its object's string fields and errors, key-shaped text redacted. */
+function redactArguments (this: Logger, args: Parameters<LogFn>, method: LogFn): void {
+  for (let k = 0; k < args.length; k++) {
+    const arg: unknown = args[k]
+    if (typeof arg === 'string') {
+      args[k] = redactSecrets(arg)
+    } else if (arg instanceof Error) {
+      args[k] = redactError(arg)
+    } else if (arg !== null && typeof arg === 'object') {
+      let fields = arg as Record<string, unknown>
+      for (const name of Object.keys(fields)) {
+        const value = fields[name]
+        const redacted = typeof value === 'string'
+          ? redactSecrets(value)
+          : value instanceof Error ? redactError(value) : value
+        // a copy: the caller's object is not changed under it
+        if (redacted !== value) fields = { ...fields, [name]: redacted }
+      }
+      args[k] = fields
+    }
+  }
+  method.apply(this, args as never)
+}
+
+/** The error itself, or a copy (name, message, stack) with key-shaped text redacted. */
+function redactError (err: Error): Error {
+  const message = redactSecrets(err.message)
+  const stack = err.stack === undefined ? undefined : redactSecrets(err.stack)
+  if (message === err.message && stack === err.stack) return err
+  const copy = new Error(message)
+  copy.name = err.name
+  copy.stack = stack
+  return copy
 }

@@ -18,12 +18,17 @@ export interface Metrics {
   readPublicAllowance: (read: () => Promise<number>) => void
   /** Tawhiri-path requests that met an empty bucket or a full share and waited their turn, by how that ended. */
   burstWaits: Counter<'outcome'>
+  /** The instance's capacity now (docs/DESIGN.md §10): slots held, of them public callers', requests waiting. */
+  capacity: Gauge<'state'>
+  /** Sets how the capacity is read (the app comes after the metrics). */
+  readCapacity: (read: () => { working: number, public: number, waiting: number }) => void
 }
 
 export function createMetrics (options: { defaultMetrics?: boolean } = {}): Metrics {
   const registry = new Registry()
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'aloft_' })
   let readAllowance: (() => Promise<number>) | undefined
+  let readCapacity: (() => { working: number, public: number, waiting: number }) | undefined
   return {
     registry,
     httpRequests: new Counter({
@@ -49,7 +54,8 @@ export function createMetrics (options: { defaultMetrics?: boolean } = {}): Metr
     publicLimits: new Gauge({
       name: 'aloft_public_limit',
       help: 'Public mode of the Tawhiri paths (ALOFT_PUBLIC_TAWHIRI): rate_per_second and rate_burst of each client ' +
-        'address, daily_allowance shared by all public callers; absent when public mode is off',
+        'address, daily_allowance shared by all public callers and daily_allowance_per_client of it, ' +
+        'in_flight_share of ALOFT_MAX_IN_FLIGHT; absent when public mode is off',
       labelNames: ['limit'],
       registers: [registry]
     }),
@@ -71,9 +77,25 @@ export function createMetrics (options: { defaultMetrics?: boolean } = {}): Metr
     burstWaits: new Counter({
       name: 'aloft_burst_waits_total',
       help: 'Tawhiri-path requests that found their rate bucket empty or their share of the instance taken and ' +
-        'waited their turn: served, or refused once ALOFT_TAWHIRI_BURST_WAIT_MS had passed',
+        'waited their turn: served, refused once ALOFT_TAWHIRI_BURST_WAIT_MS had passed, or gone (the client left ' +
+        'while it waited: dropped, nothing computed)',
       labelNames: ['outcome'],
       registers: [registry]
-    })
+    }),
+    capacity: new Gauge({
+      name: 'aloft_capacity',
+      help: 'Requests of this instance now, by state: working (holding one of ALOFT_MAX_IN_FLIGHT), public ' +
+        '(of them, callers without a key), waiting (on the Tawhiri paths, for a rate token or a slot; holding none)',
+      labelNames: ['state'],
+      registers: [registry],
+      collect () {
+        if (readCapacity === undefined) return
+        const now = readCapacity()
+        this.labels('working').set(now.working)
+        this.labels('public').set(now.public)
+        this.labels('waiting').set(now.waiting)
+      }
+    }),
+    readCapacity: (read) => { readCapacity = read }
   }
 }

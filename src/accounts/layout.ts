@@ -13,6 +13,9 @@
 //                                  day ends, and a stale day is reset on first touch
 //   P{acct}:rate           string  GCRA theoretical arrival time in µs; expires once the bucket is
 //                                  full again (an absent key is a full bucket)
+//   P{public}:share:{digest} hash  a public client's day (day, used), as the allowance hash; in the
+//                                  shared allowance's slot (P{public}:allowance), so one script
+//                                  charges both
 //   P key_hash:{sha256}    string  "acct_id key_id": the lookup by secret (kept after a revoke, so a
 //                                  revoked key is told apart from an unknown one; never changes)
 //   P key_owner:{key_id}   string  acct_id (the operator revokes by key id alone)
@@ -35,6 +38,10 @@ export class KeyLayout {
   key (acct: string, keyId: string): string { return `${this.prefix}{${acct}}:key:${keyId}` }
   allowance (acct: string): string { return `${this.prefix}{${acct}}:allowance` }
   rate (acct: string): string { return `${this.prefix}{${acct}}:rate` }
+  /** A public client's daily share (`public:<digest>`), in the slot of the allowance all public callers share. */
+  publicShare (client: string, shared: string): string {
+    return `${this.prefix}{${shared}}:share:${client.slice(client.indexOf(':') + 1)}`
+  }
   keyHash (sha256: string): string { return `${this.prefix}key_hash:${sha256}` }
   keyOwner (keyId: string): string { return `${this.prefix}key_owner:${keyId}` }
   get layout (): string { return `${this.prefix}layout` }

@@ -1,7 +1,7 @@
 // The arithmetic of the daily allowance and the request rate limit, shared by both stores.
 // The Redis store runs the same steps inside its Lua scripts (redis.ts) and hands the raw
 // numbers back here, so both stores turn them into the same records.
-import type { AccountLimits, AllowanceState, RateDecision } from './store.js'
+import type { AccountLimits, AllowanceState, PublicLimits, RateDecision } from './store.js'
 
 export const DEFAULT_LIMITS: Readonly<Required<Omit<AccountLimits, 'public'>>> = Object.freeze({
   dailyAllowance: 1000,
@@ -12,30 +12,55 @@ export const DEFAULT_LIMITS: Readonly<Required<Omit<AccountLimits, 'public'>>> =
 
 const DAY_MS = 86_400_000
 
-/** The allowance account all public callers of the Tawhiri paths share (docs/DESIGN.md §9). */
+/** The allowance account all public callers of the Tawhiri paths share (docs/DESIGN.md §10). */
 export const PUBLIC_ACCOUNT = 'public'
-/** A public caller's rate bucket: this prefix and a digest of its client address. */
+/**
+ * A public caller (one client address): this prefix and a digest of the address. It names the
+ * caller's rate bucket, its daily share inside PUBLIC_ACCOUNT's allowance and its in-flight share.
+ */
 export const PUBLIC_RATE_PREFIX = 'public:'
 
 export function isPublicCaller (accountId: string): boolean {
   return accountId === PUBLIC_ACCOUNT || accountId.startsWith(PUBLIC_RATE_PREFIX)
 }
 
+/** One public client (not the shared account itself). */
+export function isPublicClient (accountId: string): boolean {
+  return accountId.startsWith(PUBLIC_RATE_PREFIX)
+}
+
+/** A public client's daily allowance: its own share, inside the one all public callers share. */
+export interface DailyShare { own: number, shared: number }
+
 /** The limits an account id is held to: its own, or the public callers' when it is one of theirs. */
 export interface LimitsByCaller {
   dailyOf: (accountId: string) => number
+  /** A public client's share and the shared cap it lies in; undefined for anyone else. */
+  shareOf: (accountId: string) => DailyShare | undefined
   gcraOf: (accountId: string) => Gcra
 }
 
 export function limitsByCaller (limits: AccountLimits): LimitsByCaller {
   const own = checkLimits(limits)
-  const open = limits.public === undefined ? undefined : checkLimits(limits.public)
+  const open = limits.public === undefined ? undefined : checkPublicLimits(limits.public)
   const ownGcra = gcra(own)
   const openGcra = open === undefined ? ownGcra : gcra(open)
+  const share = open === undefined ? undefined : { own: open.dailyAllowancePerClient, shared: open.dailyAllowance }
   return {
-    dailyOf: (id) => open !== undefined && isPublicCaller(id) ? open.dailyAllowance : own.dailyAllowance,
+    dailyOf: (id) => open === undefined || !isPublicCaller(id)
+      ? own.dailyAllowance
+      : isPublicClient(id) ? open.dailyAllowancePerClient : open.dailyAllowance,
+    shareOf: (id) => share !== undefined && isPublicClient(id) ? share : undefined,
     gcraOf: (id) => isPublicCaller(id) ? openGcra : ownGcra
   }
+}
+
+function checkPublicLimits (limits: PublicLimits): Required<PublicLimits> {
+  const { dailyAllowancePerClient = limits.dailyAllowance } = limits
+  if (!Number.isSafeInteger(dailyAllowancePerClient) || dailyAllowancePerClient < 0) {
+    throw new RangeError(`dailyAllowancePerClient must be an integer >= 0, got ${dailyAllowancePerClient}`)
+  }
+  return { ...checkLimits(limits), dailyAllowancePerClient }
 }
 
 /** Throws on limits that would make the arithmetic below meaningless. */
@@ -77,6 +102,21 @@ export function allowanceState (used: number, limit: number, msToReset: number):
     // msToReset >= 1 because the day ends strictly after now; ceil keeps it >= 1 s.
     reset_after_seconds: Math.ceil(msToReset / 1000)
   }
+}
+
+/**
+ * A public client's day: its own attempts against its share, what is left being the lesser of
+ * its share's rest and the shared cap's rest.
+ */
+export function shareState (ownUsed: number, sharedUsed: number, share: DailyShare, msToReset: number): AllowanceState {
+  const state = allowanceState(ownUsed, share.own, msToReset)
+  const shared = Math.max(0, share.shared - sharedUsed)
+  return { ...state, remaining: Math.min(state.remaining, shared), shared: { limit: share.shared, remaining: shared } }
+}
+
+/** Whether one more attempt fits a public client's share and the shared cap. */
+export function shareAllows (ownUsed: number, sharedUsed: number, share: DailyShare): boolean {
+  return ownUsed < share.own && sharedUsed < share.shared
 }
 
 /**

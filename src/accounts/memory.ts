@@ -1,13 +1,15 @@
 // The embedded store for a single process: the same behaviour as the Redis store, held in Maps.
-// Every method is synchronous inside, so each is atomic without locks.
+// Every method is synchronous inside, so each is atomic without locks. What Redis lets expire
+// (a full rate bucket, a past day's counter) is swept here, so the maps stay bounded however many
+// callers (public client addresses) pass by.
 import {
   type AccountLimits, type AccountRecord, type AccountStore, type Admission, type AllowanceState, type Authentication,
   type KeyPageRequest, type KeyRecord, type RateDecision, type Reservation, KeyLimitError, UnknownAccountError,
   UnknownCursorError
 } from './store.js'
 import {
-  allowanceState, checkLimits, clockMs, gcra, type Gcra, gcraStep, limitsByCaller, type LimitsByCaller, rateDecision,
-  utcDay
+  allowanceState, checkLimits, clockMs, gcra, type Gcra, gcraStep, limitsByCaller, type LimitsByCaller, PUBLIC_ACCOUNT,
+  rateDecision, shareAllows, shareState, utcDay
 } from './limits.js'
 import { hashSecret, looksLikeSecret, newId, newSecret } from './secrets.js'
 
@@ -32,6 +34,9 @@ export class MemoryStore implements AccountStore {
   private readonly tats = new Map<string, number>()
   /** Creation order, so listKeys is newest first even within one second. */
   private seq = 0
+  /** When the maps were last swept, and the bucket count that calls for the next sweep. */
+  private sweptAt = 0
+  private sweepAbove = SWEEP_MIN_ENTRIES
 
   constructor (limits: AccountLimits) {
     this.limits = checkLimits(limits)
@@ -120,24 +125,40 @@ export class MemoryStore implements AccountStore {
 
   async allowance (accountId: string, nowMs?: number): Promise<AllowanceState> {
     const { day, msToReset } = utcDay(clockMs(nowMs))
-    const today = this.usedToday.get(accountId)
-    return allowanceState(today?.day === day ? today.used : 0, this.byCaller.dailyOf(accountId), msToReset)
+    const share = this.byCaller.shareOf(accountId)
+    const used = this.usedOn(accountId, day)
+    if (share !== undefined) return shareState(used, this.usedOn(PUBLIC_ACCOUNT, day), share, msToReset)
+    return allowanceState(used, this.byCaller.dailyOf(accountId), msToReset)
   }
 
   async reserve (accountId: string, nowMs?: number): Promise<Reservation> {
     const { day, msToReset } = utcDay(clockMs(nowMs))
-    const limit = this.byCaller.dailyOf(accountId)
-    let today = this.usedToday.get(accountId)
-    if (today?.day !== day) {
-      today = { day, used: 0 }
-      this.usedToday.set(accountId, today)
+    const share = this.byCaller.shareOf(accountId)
+    if (share !== undefined) {
+      const own = this.usedOn(accountId, day)
+      const shared = this.usedOn(PUBLIC_ACCOUNT, day)
+      if (!shareAllows(own, shared, share)) {
+        const state = shareState(own, shared, share, msToReset)
+        return { ok: false, state, retry_after_seconds: state.reset_after_seconds }
+      }
+      this.usedToday.set(accountId, { day, used: own + 1 })
+      this.usedToday.set(PUBLIC_ACCOUNT, { day, used: shared + 1 })
+      return { ok: true, state: shareState(own + 1, shared + 1, share, msToReset) }
     }
-    if (today.used >= limit) {
-      const state = allowanceState(today.used, limit, msToReset)
+    const limit = this.byCaller.dailyOf(accountId)
+    const used = this.usedOn(accountId, day)
+    if (used >= limit) {
+      const state = allowanceState(used, limit, msToReset)
       return { ok: false, state, retry_after_seconds: state.reset_after_seconds }
     }
-    today.used++
-    return { ok: true, state: allowanceState(today.used, limit, msToReset) }
+    this.usedToday.set(accountId, { day, used: used + 1 })
+    return { ok: true, state: allowanceState(used + 1, limit, msToReset) }
+  }
+
+  /** Attempts charged to `accountId` on `day` (a counter of another day counts nothing). */
+  private usedOn (accountId: string, day: number): number {
+    const today = this.usedToday.get(accountId)
+    return today?.day === day ? today.used : 0
   }
 
   async takeRequest (accountId: string, nowMs?: number, cost = 1): Promise<RateDecision> {
@@ -145,11 +166,34 @@ export class MemoryStore implements AccountStore {
   }
 
   private takeRequestNow (accountId: string, nowMs?: number, cost = 1): RateDecision {
-    const nowUs = clockMs(nowMs) * 1000
+    const nowMsFloor = clockMs(nowMs)
+    const nowUs = nowMsFloor * 1000
     const g = this.byCaller.gcraOf(accountId)
     const step = gcraStep(g, this.tats.get(accountId) ?? null, nowUs, cost)
-    if (step.allowed) this.tats.set(accountId, step.tat)
+    if (step.allowed) {
+      this.tats.set(accountId, step.tat)
+      if (this.tats.size > this.sweepAbove || nowMsFloor - this.sweptAt >= SWEEP_EVERY_MS) this.sweep(nowMsFloor)
+    }
     return rateDecision(g, step)
+  }
+
+  /**
+   * Forgets what Redis would have let expire: rate buckets full again (an absent bucket is a full
+   * one, so nothing changes for anyone) and counters of past days. Run when the buckets have
+   * doubled since the last sweep, or a minute has passed: amortised O(1) per request.
+   */
+  private sweep (nowMs: number): void {
+    const nowUs = nowMs * 1000
+    for (const [id, tat] of this.tats) if (tat <= nowUs) this.tats.delete(id)
+    const { day } = utcDay(nowMs)
+    for (const [id, counter] of this.usedToday) if (counter.day < day) this.usedToday.delete(id)
+    this.sweptAt = nowMs
+    this.sweepAbove = Math.max(SWEEP_MIN_ENTRIES, 2 * this.tats.size)
+  }
+
+  /** How many rate buckets and day counters are held now (a bound the tests and metrics read). */
+  held (): { rateBuckets: number, dayCounters: number } {
+    return { rateBuckets: this.tats.size, dayCounters: this.usedToday.size }
   }
 
   async admit (secret: string, nowMs?: number): Promise<Admission> {
@@ -167,6 +211,11 @@ export class MemoryStore implements AccountStore {
 
   async close (): Promise<void> {}
 }
+
+/** A sweep is due once the buckets exceed this many (and twice the last sweep's survivors)… */
+const SWEEP_MIN_ENTRIES = 1024
+/** …or once this long has passed since the last one. */
+const SWEEP_EVERY_MS = 60_000
 
 function nowSeconds (): number {
   return Math.floor(Date.now() / 1000)

@@ -20,7 +20,8 @@ import {
   UnknownCursorError
 } from './store.js'
 import {
-  allowanceState, checkLimits, clockMs, gcra, type Gcra, limitsByCaller, type LimitsByCaller, rateDecision
+  allowanceState, checkLimits, clockMs, gcra, type Gcra, limitsByCaller, type LimitsByCaller, PUBLIC_ACCOUNT,
+  rateDecision, shareState
 } from './limits.js'
 import { hashSecret, looksLikeSecret, newId, newSecret, sameHash } from './secrets.js'
 import { SCRIPTS, type Script } from './scripts.js'
@@ -173,16 +174,38 @@ export class RedisStore implements AccountStore {
   }
 
   async allowance (accountId: string, nowMs?: number): Promise<AllowanceState> {
+    const share = this.byCaller.shareOf(accountId)
+    if (share !== undefined) {
+      const [own, shared, msToReset] = await this.script(SCRIPTS.shareAllowance, this.shareKeys(accountId),
+        [clock(nowMs)]) as number[]
+      return shareState(own, shared, share, msToReset)
+    }
     const [used, msToReset] = await this.script(SCRIPTS.allowance, [this.k.allowance(accountId)],
       [clock(nowMs)]) as number[]
     return allowanceState(used, this.byCaller.dailyOf(accountId), msToReset)
   }
 
   async reserve (accountId: string, nowMs?: number): Promise<Reservation> {
-    const [charged, used, msToReset] = await this.script(SCRIPTS.reserve, [this.k.allowance(accountId)],
-      [clock(nowMs), this.byCaller.dailyOf(accountId)]) as number[]
-    const state = allowanceState(used, this.byCaller.dailyOf(accountId), msToReset)
+    const share = this.byCaller.shareOf(accountId)
+    let charged: number
+    let state: AllowanceState
+    if (share !== undefined) {
+      let own: number, shared: number, msToReset: number
+      [charged, own, shared, msToReset] = await this.script(SCRIPTS.shareReserve, this.shareKeys(accountId),
+        [clock(nowMs), share.own, share.shared]) as number[]
+      state = shareState(own, shared, share, msToReset)
+    } else {
+      let used: number, msToReset: number
+      [charged, used, msToReset] = await this.script(SCRIPTS.reserve, [this.k.allowance(accountId)],
+        [clock(nowMs), this.byCaller.dailyOf(accountId)]) as number[]
+      state = allowanceState(used, this.byCaller.dailyOf(accountId), msToReset)
+    }
     return charged === 1 ? { ok: true, state } : { ok: false, state, retry_after_seconds: state.reset_after_seconds }
+  }
+
+  /** A public client's share and the shared allowance: one slot, one script. */
+  private shareKeys (client: string): string[] {
+    return [this.k.publicShare(client, PUBLIC_ACCOUNT), this.k.allowance(PUBLIC_ACCOUNT)]
   }
 
   async takeRequest (accountId: string, nowMs?: number, cost = 1): Promise<RateDecision> {

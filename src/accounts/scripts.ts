@@ -29,6 +29,8 @@ export const SCRIPTS = {
   revokeKey: loadScript('revoke-key'),
   allowance: loadScript('allowance'),
   reserve: loadScript('reserve'),
+  shareAllowance: loadScript('share-allowance'),
+  shareReserve: loadScript('share-reserve'),
   takeRequest: loadScript('take-request'),
   admit: loadScript('admit')
 }

@@ -34,6 +34,11 @@ export interface AllowanceState {
   remaining: number
   /** Seconds to the next 00:00 UTC, always >= 1. */
   reset_after_seconds: number
+  /**
+   * A public client's: the allowance all public callers share (its limit and what is left of it);
+   * `limit` above is then the client's own share and `remaining` the lesser of the two rests.
+   */
+  shared?: { limit: number, remaining: number }
 }
 
 export type Reservation =
@@ -53,9 +58,12 @@ export interface RateDecision {
   retry_after_seconds: number
 }
 
-/** What public callers may use, together (the allowance) and each (the rate). */
+/** What public callers may use, together (the allowance) and each (the rate, a share of the allowance). */
 export interface PublicLimits {
+  /** Upstream attempts per UTC day all public callers share. */
   dailyAllowance: number
+  /** Each public client's own attempts per UTC day, inside the shared ones; default: the shared number. */
+  dailyAllowancePerClient?: number
   ratePerSecond: number
   rateBurst: number
 }
@@ -70,8 +78,9 @@ export interface AccountLimits {
    */
   maxKeys?: number
   /**
-   * Public callers of the Tawhiri paths (docs/DESIGN.md §9): the daily allowance they share (as
-   * account PUBLIC_ACCOUNT) and the rate of each client address's bucket. Absent: no public callers.
+   * Public callers of the Tawhiri paths (docs/DESIGN.md §10): the daily allowance they share (as
+   * account PUBLIC_ACCOUNT), each client's share of it and the rate of each client's bucket (ids
+   * PUBLIC_RATE_PREFIX + a digest of its address). Absent: no public callers.
    */
   public?: PublicLimits
 }
@@ -139,7 +148,10 @@ export interface AccountStore {
   authenticate (secret: string): Promise<Authentication>
   /** Today's counter, without charging. `nowMs` is injectable for the day boundary. */
   allowance (accountId: string, nowMs?: number): Promise<AllowanceState>
-  /** Atomically charges one upstream attempt if any remain today. */
+  /**
+   * Atomically charges one upstream attempt if any remain today. A public client's attempt is
+   * charged to its own share and to the shared allowance together, or to neither.
+   */
   reserve (accountId: string, nowMs?: number): Promise<Reservation>
   /**
    * Atomically takes `cost` requests (default 1) from the account's rate bucket: all or none. A

@@ -2,6 +2,7 @@
 // (load.ts), as one typed record.
 import type { Level } from 'pino'
 import type { MapTiles } from './tile-template.js'
+import type { TrustedProxy } from './proxies.js'
 
 export type SourceSetting =
   | { kind: 'noaa' }
@@ -38,8 +39,10 @@ export interface Config {
   requestTimeoutMs: number
   keepAliveTimeoutMs: number
   maxConnections: number
-  /** Open connections from one client address at most (0: no per-address limit). */
+  /** Open connections from one client address (IPv6: /64) at most (0: no per-address limit). */
   maxConnectionsPerAddress: number
+  /** Proxies whose X-Forwarded-For / Forwarded are believed (docs/DESIGN.md §10); empty: none. */
+  trustedProxies: TrustedProxy[]
   maxInFlight: number
   /** Requests of one account handled at once at most. */
   maxInFlightPerAccount: number
@@ -64,10 +67,25 @@ export interface Config {
   /** Live API keys per account (as many revoked ones are kept). */
   maxKeysPerAccount: number
   /**
-   * Public mode of the Tawhiri paths (docs/DESIGN.md §9): callers without a key admitted, each client
-   * address with its own rate, all together with one daily allowance; undefined: off.
+   * Public mode of the Tawhiri paths (docs/DESIGN.md §9, §10): callers without a key admitted, each
+   * client address with its own rate and daily share, all together with one daily allowance and a
+   * share of the instance; undefined: off.
    */
-  publicTawhiri: { ratePerSecond: number, rateBurst: number, dailyAllowance: number } | undefined
+  publicTawhiri: PublicMode | undefined
   /** How long a Tawhiri-path request may wait its turn for a rate token or an in-flight slot before a 429. */
   tawhiriBurstWaitMs: number
+  /** Tawhiri-path requests waiting their turn on this instance at most (docs/DESIGN.md §10). */
+  tawhiriMaxWaiting: number
+}
+
+/** Public mode's limits (docs/DESIGN.md §9, §10). */
+export interface PublicMode {
+  /** Each client's rate. */
+  ratePerSecond: number
+  rateBurst: number
+  /** Upstream attempts per UTC day all public callers share, and each client's share of them. */
+  dailyAllowance: number
+  dailyAllowancePerClient: number
+  /** The part of ALOFT_MAX_IN_FLIGHT public callers may hold together, in (0, 1]. */
+  inFlightShare: number
 }

@@ -6,6 +6,7 @@ import { readRedisPrefix, readRedisUrl } from './redis.js'
 import { readSource } from './source.js'
 import { UPSTREAM_PER_MINUTE_DEFAULT } from './variables.js'
 import { tileTemplateProblem, type MapTiles } from './tile-template.js'
+import { readTrustedProxies } from './proxies.js'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 const MIB = 1024 * 1024
@@ -17,7 +18,9 @@ function readPublicTawhiri (read: VariableReader): Config['publicTawhiri'] {
     ratePerSecond: read.number('ALOFT_PUBLIC_RATE_PER_SECOND', (n) => n > 0 && n <= 1_000_000,
       'a number greater than 0 (at most 1000000)'),
     rateBurst: read.int('ALOFT_PUBLIC_RATE_BURST', 1, 1_000_000),
-    dailyAllowance: read.int('ALOFT_PUBLIC_DAILY_ALLOWANCE', 0, 1_000_000_000)
+    dailyAllowance: read.int('ALOFT_PUBLIC_DAILY_ALLOWANCE', 0, 1_000_000_000),
+    dailyAllowancePerClient: read.int('ALOFT_PUBLIC_DAILY_ALLOWANCE_PER_CLIENT', 0, 1_000_000_000),
+    inFlightShare: read.number('ALOFT_PUBLIC_IN_FLIGHT_SHARE', (n) => n > 0 && n <= 1, 'a number over 0, at most 1')
   }
   return on ? limits : undefined
 }
@@ -60,6 +63,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     keepAliveTimeoutMs: read.int('ALOFT_KEEP_ALIVE_TIMEOUT_MS', 0, 600_000),
     maxConnections: read.int('ALOFT_MAX_CONNECTIONS', 1, 1_000_000),
     maxConnectionsPerAddress: read.int('ALOFT_MAX_CONNECTIONS_PER_ADDRESS', 0, 1_000_000),
+    trustedProxies: readTrustedProxies(read),
     maxInFlight: read.int('ALOFT_MAX_IN_FLIGHT', 1, 1_000_000),
     maxInFlightPerAccount: read.int('ALOFT_MAX_IN_FLIGHT_PER_ACCOUNT', 1, 1_000_000),
     writeTimeoutMs: read.int('ALOFT_WRITE_TIMEOUT_MS', 100, 3_600_000),
@@ -74,7 +78,8 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     trajectoryMaxSteps: read.int('ALOFT_TRAJECTORY_MAX_STEPS', 1, 100_000_000),
     maxKeysPerAccount: read.int('ALOFT_MAX_KEYS_PER_ACCOUNT', 1, 100_000),
     publicTawhiri: readPublicTawhiri(read),
-    tawhiriBurstWaitMs: read.int('ALOFT_TAWHIRI_BURST_WAIT_MS', 0, 600_000)
+    tawhiriBurstWaitMs: read.int('ALOFT_TAWHIRI_BURST_WAIT_MS', 0, 600_000),
+    tawhiriMaxWaiting: read.int('ALOFT_TAWHIRI_MAX_WAITING', 0, 1_000_000)
   }
   const { headersTimeoutMs, requestTimeoutMs } = config
   if (Number.isFinite(headersTimeoutMs) && Number.isFinite(requestTimeoutMs) && headersTimeoutMs > requestTimeoutMs) {

@@ -29,8 +29,14 @@ export function tileTemplateProblem (url: string): string | undefined {
   if (missing.length > 0) return `it lacks ${missing.join(', ')}`
   // the CSP names each origin exactly, so a host may vary by the three subdomains only
   if ((head[2].match(PLACEHOLDER) ?? []).some((p) => p !== '{s}')) return 'its host may hold {s} only'
+  // and names one host: a wildcard (`https://*/…`) would open the page's images to every host
+  const host = new URL(`${head[1]}://${head[2].replaceAll('{s}', TILE_SUBDOMAINS[0])}`).hostname
+  if (!HOST_NAME.test(host)) return `its host (${host}) is not one host name or address`
   return undefined
 }
+
+/** A DNS name (letters, digits, hyphens, dots), an IPv4 address, or a bracketed IPv6 address. */
+const HOST_NAME = /^(?:(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]*[a-z0-9])?|\[[0-9a-f:.]+\])$/
 
 /** The origins a usable template's images come from: one, or one per subdomain for {s}. */
 export function tileOrigins (url: string): string[] {

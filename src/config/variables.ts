@@ -90,8 +90,14 @@ export const VARIABLES: readonly VariableSpec[] = [
   { name: 'ALOFT_MAX_CONNECTIONS', default: '1024', about: 'open connections at most; more are refused' },
   {
     name: 'ALOFT_MAX_CONNECTIONS_PER_ADDRESS', default: '128',
-    about: 'open connections from one client address at most; more are answered 503 and closed (0: no limit, e.g. ' +
-      'behind a proxy whose own address every connection has)'
+    about: 'open connections from one client address (IPv6: one /64) at most; the one too many is answered 503 ' +
+      'and closed (0: no limit); a trusted proxy\'s connections are not counted'
+  },
+  {
+    name: 'ALOFT_TRUSTED_PROXIES', default: '',
+    about: 'the reverse proxies in front of aloft, as addresses or CIDR blocks, comma-separated (e.g. 127.0.0.1, ' +
+      '10.0.0.0/8): for a request from one of them the client is the right-most address of X-Forwarded-For (or ' +
+      'Forwarded: for=) that is not one of them; unset: every peer is the client and those headers are ignored'
   },
   {
     name: 'ALOFT_MAX_IN_FLIGHT', default: '256',
@@ -171,9 +177,24 @@ export const VARIABLES: readonly VariableSpec[] = [
     about: 'public mode: upstream attempts per UTC day all public callers share (integer >= 0)'
   },
   {
+    name: 'ALOFT_PUBLIC_DAILY_ALLOWANCE_PER_CLIENT', default: '20',
+    about: 'public mode: upstream attempts per UTC day each client address may use of the shared ones ' +
+      '(integer >= 0), so one stranger cannot spend everyone\'s day'
+  },
+  {
+    name: 'ALOFT_PUBLIC_IN_FLIGHT_SHARE', default: '0.5',
+    about: 'public mode: the part of ALOFT_MAX_IN_FLIGHT callers without a key may hold together (over 0, at most ' +
+      '1): key holders, /readyz and /healthz always find room'
+  },
+  {
     name: 'ALOFT_TAWHIRI_BURST_WAIT_MS', default: '30000',
     about: 'how long a request on a Tawhiri path waits its turn for a rate token or an in-flight slot before a 429 ' +
       '(a page\'s burst, such as the SondeHub predictor\'s 169 hourly flights, is answered, not refused)'
+  },
+  {
+    name: 'ALOFT_TAWHIRI_MAX_WAITING', default: '1024',
+    about: 'requests on the Tawhiri paths waiting their turn on this instance at most (each caller: at most its ' +
+      'burst); beyond, an immediate 429 with Retry-After. Waiting requests hold no ALOFT_MAX_IN_FLIGHT slot'
   }
 ]
 

@@ -98,12 +98,17 @@ export const Capabilities = Type.Object({
     key_in_path: Type.String({ description: 'the same paths with a key for clients that cannot send a header' }),
     burst_wait_ms: Type.Integer({ minimum: 0, description: 'how long a request waits its turn for a rate token or ' +
       'an in-flight slot before a 429' }),
+    max_waiting: Type.Integer({ minimum: 0, description: 'requests waiting their turn on one instance at most ' +
+      '(each caller: at most its burst); beyond, an immediate 429' }),
     public: Nullable(Type.Object({
-      rate_per_second: Type.Number({ description: 'per client address' }),
+      rate_per_second: Type.Number({ description: 'per client address (IPv6: per /64)' }),
       rate_burst: Type.Integer({ description: 'per client address' }),
-      daily_upstream_attempts: Type.Integer({ description: 'shared by every caller without a key' })
+      daily_upstream_attempts: Type.Integer({ description: 'shared by every caller without a key' }),
+      daily_upstream_attempts_per_client: Type.Integer({ description: 'each client address\'s own share of them' }),
+      in_flight_share: Type.Number({ description: 'the part of an instance\'s requests at once callers without a key ' +
+        'may hold together' })
     }, { additionalProperties: false, description: 'callers without a key (null: a key is needed)' }))
-  }, { additionalProperties: false, description: 'docs/DESIGN.md §9: a drop-in Tawhiri' }),
+  }, { additionalProperties: false, description: 'docs/DESIGN.md §9, §10: a drop-in Tawhiri' }),
   altitude_references: Type.Array(StringEnum(ALTITUDE_REFERENCES)),
   quality_options: Type.Array(StringEnum(QUALITY_OPTIONS)),
   default_quality: Type.Literal('best_available'),

@@ -8,8 +8,8 @@ import type { Config } from '../config/index.js'
 import { HttpProblem, retryAfterSeconds, storeUnavailable } from './problem.js'
 import type { AloftRequest, AppDeps } from './context.js'
 
-/** Waits (bounded) for a token of the account's bucket after the admission found it empty. */
-export type RateWait = (accountId: string) => Promise<RateDecision>
+/** Waits (bounded) for a token of the account's bucket after the admission found it empty (`refused`). */
+export type RateWait = (accountId: string, refused: RateDecision) => Promise<RateDecision>
 
 /**
  * The calling account of an `api_key` route: key and rate in one store call, or the key alone on a
@@ -97,7 +97,7 @@ export async function admit (
   if (!admission.ok) throw refused(admission.reason, title)
   req.accountId = admission.account_id
   let rate = admission.rate
-  if (!rate.allowed && wait !== undefined) rate = await wait(admission.account_id)
+  if (!rate.allowed && wait !== undefined) rate = await wait(admission.account_id, rate)
   if (!rate.allowed) {
     throw rateLimited(rate, `This account may make ${deps.config.ratePerSecond} requests per second (bursts of ` +
       `${deps.config.rateBurst}).`)

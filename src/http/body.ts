@@ -5,11 +5,7 @@ import { isUtf8 } from 'node:buffer'
 import { HttpProblem } from './problem.js'
 import { MAX_PROBLEM_ERRORS } from '../contract/index.js'
 import type { BodyBuffers } from './body-buffers.js'
-
-/** The client went away before its request was read: nobody is left to answer. */
-export class ClientGoneError extends Error {
-  override readonly name = 'ClientGoneError'
-}
+import { ClientGoneError } from './client-gone.js'
 
 /**
  * How deeply arrays and objects may nest. No request of the interface nests past 3; the limit is

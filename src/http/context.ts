@@ -22,6 +22,8 @@ export interface AloftRequest extends Request {
   pathKey?: string
   /** The route answers its errors in Tawhiri's shape (RouteSpec.dialect). */
   dialect?: 'tawhiri'
+  /** The write watch cut the answer off (a client reading nothing), as opposed to a client that left. */
+  cutOff?: boolean
 }
 
 export interface Reply {

@@ -11,6 +11,12 @@ import type { AloftRequest } from './context.js'
 export const CORS_READ_HEADERS = 'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, ' +
   'Content-Disposition, X-Request-Id'
 
+/** The headers that let a page on any origin read an answer (its refusals too). */
+export function allowAnyOrigin (res: ServerResponse): void {
+  res.setHeader('Access-Control-Allow-Origin', '*')
+  res.setHeader('Access-Control-Expose-Headers', CORS_READ_HEADERS)
+}
+
 /** The operation label (metrics, logs) of a preflight. */
 export const CORS_PREFLIGHT = 'cors_preflight'
 

@@ -1,14 +1,15 @@
 // The error sink: every error of a request ends here (polka's onError, and the app's own answer
 // to a target that is no path), whether a problem to render, a client gone, a failure after the
 // answer started or a bug. Nothing thrown here may escape: the process keeps serving. A Tawhiri
-// path's refusals take Tawhiri's shape (tawhiri-error.ts).
+// path's refusals take Tawhiri's shape (tawhiri/error.ts).
 import type { ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Logger } from '../logger.js'
-import { ClientGoneError, declaresBody } from './body.js'
+import { declaresBody } from './body.js'
+import { ClientGoneError } from './client-gone.js'
 import type { AloftRequest } from './context.js'
 import { HttpProblem, problemBody, sendProblem } from './problem.js'
-import { sendTawhiriError } from './tawhiri-error.js'
+import { sendTawhiriError } from './tawhiri/index.js'
 
 export function fail (err: unknown, req: AloftRequest, res: ServerResponse, logger: Logger): void {
   try {

@@ -10,7 +10,7 @@ import { metaHandlers } from './routes/meta.js'
 import { profileHandlers } from './routes/profile.js'
 import { samplesHandlers } from './routes/samples.js'
 import { trajectoryHandlers } from './routes/trajectory.js'
-import { tawhiriHandlers } from './routes/tawhiri.js'
+import { tawhiriHandlers } from './tawhiri/index.js'
 
 /** @param routes the routes served, which /openapi.json lists */
 export function routeHandlers (deps: AppDeps, routes: readonly RouteSpec[]): Handlers {

@@ -1,5 +1,6 @@
 // The one error type of the HTTP layer and its one renderer (application/problem+json).
 import type { ServerResponse } from 'node:http'
+import { redactSecrets } from '../accounts/index.js'
 import {
   PROBLEM_CODES, problemType, type ProblemCodeName, type Problem, type ValidationErrorItem, type VerticalCoverage,
   MAX_PROBLEM_ERRORS
@@ -78,15 +79,24 @@ function fitsIn (value: unknown, budget: number): number {
  * a large array or object input left out and summarised in `ctx.input_omitted`.
  */
 function boundedItem (item: ValidationErrorItem): ValidationErrorItem {
-  const loc = item.loc.map((seg) => typeof seg === 'string' ? cut(seg, MAX_ECHO_CHARS / 2) : seg)
+  const loc = item.loc.map((seg) => typeof seg === 'string' ? redactSecrets(cut(seg, MAX_ECHO_CHARS / 2)) : seg)
   const { input, ...rest } = item
-  if (typeof input === 'string') return { ...rest, loc, input: cut(input, MAX_ECHO_CHARS) }
+  rest.msg = redactSecrets(rest.msg)
+  if (rest.ctx !== undefined) rest.ctx = redactEcho(rest.ctx)
+  if (typeof input === 'string') return { ...rest, loc, input: redactSecrets(cut(input, MAX_ECHO_CHARS)) }
   if (input === null || typeof input !== 'object' || fitsIn(input, MAX_ECHO_JSON) >= 0) {
-    return 'input' in item ? { ...rest, loc, input } : { ...rest, loc }
+    return 'input' in item ? { ...rest, loc, input: redactEcho(input) } : { ...rest, loc }
   }
   const omitted = Array.isArray(input) ? `array of ${input.length} items` : `object of ${Object.keys(input).length} ` +
     `properties`
   return { ...rest, loc, ctx: { ...rest.ctx, input_omitted: omitted } }
+}
+
+/** A small echoed value (it fits MAX_ECHO_JSON) with any key-shaped text in it redacted. */
+function redactEcho<T> (value: T): T {
+  if (value === null || typeof value !== 'object') return value
+  const json = JSON.stringify(value)
+  return json.includes('aloft') ? JSON.parse(redactSecrets(json)) as T : value
 }
 
 export function problemBody (problem: HttpProblem, requestId: string): Problem {
@@ -97,7 +107,8 @@ export function problemBody (problem: HttpProblem, requestId: string): Problem {
     status: problem.status,
     code,
     request_id: requestId,
-    detail: options.detail ?? null
+    // a detail may echo what the client sent: a key put where none belongs is not echoed back
+    detail: options.detail === undefined ? null : redactSecrets(options.detail)
   }
   if (options.errors !== undefined) body.errors = options.errors.slice(0, MAX_PROBLEM_ERRORS).map(boundedItem)
   if (options.coverage !== undefined) body.coverage = options.coverage

@@ -1,6 +1,8 @@
-// Routes whose cost grows with the request (samples: per 10 000 points; trajectories: per 100
-// ensemble members) take their tokens beyond the one admission took here.
+// Routes whose cost grows with the request (samples: per 10 000 points; trajectories: per started
+// 10 000 steps) take their tokens beyond the one admission took here, from the caller's own bucket:
+// an account's, or a public client's own (docs/DESIGN.md §10), never one strangers share.
 import type { ServerResponse } from 'node:http'
+import { isPublicClient } from '../accounts/index.js'
 import { withStore } from './auth.js'
 import { HttpProblem, retryAfterSeconds } from './problem.js'
 import type { AppDeps } from './context.js'
@@ -12,15 +14,17 @@ import type { AppDeps } from './context.js'
 export async function takeTokens (
   deps: AppDeps, accountId: string, tokens: number, why: { what: string, rule: string }, res: ServerResponse
 ): Promise<void> {
-  const cost = Math.min(tokens, deps.config.rateBurst)
+  const open = isPublicClient(accountId) ? deps.config.publicTawhiri : undefined
+  const { ratePerSecond, rateBurst } = open ?? deps.config
+  const cost = Math.min(tokens, rateBurst)
   if (cost <= 1) return
   const rate = await withStore(() => deps.store.takeRequest(accountId, deps.now?.(), cost - 1))
   res.setHeader('RateLimit-Remaining', rate.remaining)
   res.setHeader('RateLimit-Reset', rate.reset_seconds)
   if (!rate.allowed) {
     throw new HttpProblem('rate_limited', {
-      detail: `${why.what} cost ${cost} request tokens (${why.rule}); this account may spend ` +
-        `${deps.config.ratePerSecond} per second (bursts of ${deps.config.rateBurst}).`,
+      detail: `${why.what} cost ${cost} request tokens (${why.rule}); ${open === undefined ? 'this account' : 'each ' +
+        'caller without an API key'} may spend ${ratePerSecond} per second (bursts of ${rateBurst}).`,
       headers: { 'RateLimit-Limit': rate.limit, 'RateLimit-Remaining': rate.remaining,
         'RateLimit-Reset': rate.reset_seconds, 'Retry-After': retryAfterSeconds(rate.retry_after_seconds) }
     })

@@ -27,11 +27,23 @@ async function storeState (store: AccountStore): Promise<CheckState> {
   }
 }
 
+/** A check's state, or not ok with `reason` when it has not answered within `ms`. */
+async function within (check: Promise<CheckState>, ms: number, reason: string): Promise<CheckState> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<CheckState>((resolve) => { timer = setTimeout(() => resolve({ ok: false, reason }), ms) })
+  try {
+    return await Promise.race([check, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 export async function readiness (deps: AppDeps): Promise<{ ready: boolean, body: Health }> {
   const states: Record<(typeof READINESS_CHECKS)[number], Promise<CheckState>> = {
     account_store: storeState(deps.store),
     source: deps.source?.listable(READY_WAIT_MS) ?? Promise.resolve(NO_DATA_PATH),
-    cache_dir: deps.source?.cacheWritable() ?? Promise.resolve(NO_DATA_PATH),
+    cache_dir: deps.source === undefined ? Promise.resolve(NO_DATA_PATH) : within(deps.source.cacheWritable(),
+      READY_WAIT_MS, `the cache directory did not answer within ${READY_WAIT_MS} ms`),
     worker_pool: deps.field?.poolReady(READY_WAIT_MS) ?? Promise.resolve(NO_DATA_PATH)
   }
   const checks: Record<string, 'ok' | 'unavailable'> = {}
@@ -51,5 +63,25 @@ export async function readiness (deps: AppDeps): Promise<{ ready: boolean, body:
       ...(ready ? {} : { reasons }),
       ...(warnings.length > 0 ? { warnings } : {})
     }
+  }
+}
+
+/**
+ * readiness(), shared: /readyz is answered at capacity too (a balancer must not pull a busy
+ * instance), so a flood of it must not become a flood of store pings, cache writes and pool tasks.
+ * Probes that arrive while a check runs wait for it and get its answer; the next one starts anew,
+ * so a change is seen at once. A check that never ends (a hung filesystem) is shared for
+ * READY_WAIT_MS at most.
+ */
+export function sharedReadiness (deps: AppDeps): () => Promise<{ ready: boolean, body: Health }> {
+  let running: { answer: Promise<{ ready: boolean, body: Health }>, until: number } | undefined
+  return async () => {
+    if (running === undefined || Date.now() > running.until) {
+      const current = { answer: readiness(deps), until: Date.now() + READY_WAIT_MS }
+      running = current
+      const done = (): void => { if (running === current) running = undefined }
+      current.answer.then(done, done)
+    }
+    return await running.answer
   }
 }

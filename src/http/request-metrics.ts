@@ -1,10 +1,12 @@
 // What every request leaves behind once its answer has closed: one count and one duration in its
-// (route, method, status) series, and at info level one log line. Answers Node's parser sent
-// before any request existed (client-error.ts) are counted and logged here too.
+// (route, method, status) series, and at info level one log line. An answer whose client left
+// before it ended is 499, never the status it would have had (client-gone.ts). Answers Node's
+// parser sent before any request existed (client-error.ts) are counted and logged here too.
 import type { ServerResponse } from 'node:http'
 import type { Logger } from '../logger.js'
 import type { Metrics } from '../metrics.js'
 import type { ClientErrorListener } from './client-error.js'
+import { CLIENT_CLOSED_REQUEST } from './client-gone.js'
 import type { AloftRequest } from './context.js'
 import { UNMATCHED_ROUTE } from './route-table.js'
 
@@ -52,7 +54,8 @@ export function requestMetrics (
     ended: (req, res) => {
       const seconds = Number(process.hrtime.bigint() - req.started) / 1e9
       const route = req.routeId ?? operationOf(req)
-      const s = seriesOf(route, req.method, res.statusCode)
+      const status = res.writableFinished || req.cutOff === true ? res.statusCode : CLIENT_CLOSED_REQUEST
+      const s = seriesOf(route, req.method, status)
       s.count()
       s.time(seconds)
       // the record is built only when it will be written (load runs log at warn)
@@ -62,7 +65,7 @@ export function requestMetrics (
         method: req.method,
         path: req.path,
         route,
-        status: res.statusCode,
+        status,
         duration_ms: Math.round(seconds * 1e6) / 1e3,
         ...(req.accountId !== undefined ? { account_id: req.accountId } : {})
       }, 'request')

@@ -1,34 +1,57 @@
 // The first stage of every request, 404s included (polka runs it before any route): its id, the
-// headers every answer carries, the drain flag, the in-flight counts, the write watch, and the
-// instance's capacity (a 503 beyond ALOFT_MAX_IN_FLIGHT). When the answer closes, the request's
-// metrics and log line (request-metrics.ts).
+// headers every answer carries, the drain flag, the count of requests open, the write watch, a
+// connection one too many for its address (connection-cap.ts), and the instance's capacity: a
+// native route's slot (capacity.ts; a 503 beyond ALOFT_MAX_IN_FLIGHT). A Tawhiri path takes its
+// slot later, once admitted: waiting its turn holds none (docs/DESIGN.md §10). When the answer
+// closes, the request's metrics and log line (request-metrics.ts).
 import type { ServerResponse } from 'node:http'
 import { randomUUID } from 'node:crypto'
+import type { RouteSpec } from '../contract/index.js'
+import { atCapacity, type Capacity } from './capacity.js'
+import { connectionCapProblem, overCap } from './connection-cap.js'
 import type { AppDeps, AloftRequest } from './context.js'
-import { HttpProblem } from './problem.js'
+import { allowAnyOrigin } from './cors.js'
+import type { HttpProblem } from './problem.js'
 import { WriteWatch } from './write-watch.js'
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
-/** Answered even at capacity: a liveness probe must not fail because the service is busy. */
-const ALWAYS_ANSWERED = new Set(['/healthz'])
+/** Answered even at capacity: a probe must not fail because the service is busy with others' work. */
+const ALWAYS_ANSWERED = new Set(['/healthz', '/readyz'])
 
 export interface RequestStart {
   /** The middleware; throws the 503 when the instance is at capacity. */
   begin: (req: AloftRequest, res: ServerResponse, next: () => void) => void
   /** Set while shutting down: answers then ask clients to close the connection. */
   draining: boolean
-  /** Requests not yet answered. */
+  /** Requests not yet answered (working or waiting their turn). */
   inFlight: () => number
   /** Stops the write watch's timer. */
   stop: () => void
 }
 
+/** The routes a request's refusal is shaped for: Tawhiri's paths (their own turn, their own error shape), CORS. */
+export interface RouteShapes {
+  /** The route a path names, whatever the method (a refusal's shape is the path's). */
+  routeOf: (path: string) => RouteSpec | undefined
+  /** The paths whose requests take their slot once admitted, not here (the Tawhiri paths). */
+  admittedLater: { test: (path: string) => boolean }
+}
+
 /** @param ended told of each request once its answer has closed (sent or cut off) */
 export function requestStart (
-  { config, logger, metrics }: AppDeps, ended: (req: AloftRequest, res: ServerResponse) => void
+  { config, logger, metrics }: AppDeps, capacity: Capacity, shapes: RouteShapes,
+  ended: (req: AloftRequest, res: ServerResponse) => void
 ): RequestStart {
   let inFlight = 0
+  /** A refusal before any route ran, in the shape the path's route answers in. */
+  const refuse = (req: AloftRequest, res: ServerResponse, problem: HttpProblem): HttpProblem => {
+    const route = shapes.routeOf(req.path)
+    if (route?.cors === true) allowAnyOrigin(res)
+    if (route?.dialect !== undefined) req.dialect = route.dialect
+    return problem
+  }
   const writes = new WriteWatch(config.writeTimeoutMs, (res, queued) => {
+    (res.req as AloftRequest).cutOff = true
     metrics.httpCutOff.labels('write_stalled').inc()
     logger.warn({ request_id: (res.req as AloftRequest).id, queued_bytes: queued, timeout_ms: config.writeTimeoutMs },
       'an answer waited on a client that read none of it: connection closed')
@@ -55,11 +78,12 @@ export function requestStart (
       // 'close' comes after every response, sent ('finish' first) or cut off: one listener serves both
       res.on('close', finish)
       writes.watch(res)
-      if (inFlight > config.maxInFlight && !ALWAYS_ANSWERED.has(req.path)) {
-        throw new HttpProblem('service_unavailable', {
-          detail: `This instance is handling ${config.maxInFlight} requests already; try again shortly.`,
-          headers: { 'Retry-After': 1 }
-        })
+      if (overCap(req.socket)) {
+        res.setHeader('Connection', 'close')
+        throw refuse(req, res, connectionCapProblem(config.maxConnectionsPerAddress))
+      }
+      if (!ALWAYS_ANSWERED.has(req.path) && !shapes.admittedLater.test(req.path) && !capacity.takeInstance(res)) {
+        throw refuse(req, res, atCapacity(config.maxInFlight))
       }
       next()
     }

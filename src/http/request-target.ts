@@ -1,7 +1,7 @@
 // Where a request enters: Node's request listener. A path (`/…`, nearly every request) goes
 // straight to the router; an absolute-form target (RFC 9112 §3.2.2) is served as its path; any
 // other form (OPTIONS *) is answered 404 here, polka running middleware only for paths, with the
-// same id, log and metrics as every request. A key in the path is taken off here, first (path-key.ts).
+// same id, log and metrics as every request. A key in the path is taken off here, first (tawhiri/path-key.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Polka } from 'polka'
 import type { Logger } from '../logger.js'
@@ -9,7 +9,7 @@ import type { AloftRequest } from './context.js'
 import { fail } from './fail.js'
 import { HttpProblem } from './problem.js'
 import type { RequestStart } from './request-start.js'
-import { takePathKey } from './path-key.js'
+import { takePathKey } from './tawhiri/index.js'
 
 const SLASH = 0x2f
 

@@ -1,26 +1,32 @@
 // One route's handler as polka runs it, after request-start.ts: the caller (auth.ts, and the
-// account's share: account-share.ts) → the JSON body (body.ts, then body-check.ts), an exact repeat
-// answered from the route's repeat cache → the route's own handler (routes/) → the answer
+// caller's share of the instance: capacity.ts; on a Tawhiri path its own admission, which takes
+// the slot too) → the JSON body (body.ts, then body-check.ts), an exact repeat answered from the
+// route's repeat cache → the route's own handler (routes/), unless its client has left → the answer
 // (send.ts), kept for repeats when the handler says it may be. Any error thrown goes to fail.ts.
 import type { ServerResponse } from 'node:http'
 import { compileSerializer, type RouteSpec } from '../contract/index.js'
 import type { ResponseCache } from '../profile/index.js'
-import { tawhiriCaller, type TawhiriDoor } from './tawhiri-admission.js'
+import { type Capacity, callerFull } from './capacity.js'
+import { stillWanted } from './client-gone.js'
 import { HttpProblem } from './problem.js'
-import { CORS_READ_HEADERS } from './cors.js'
+import { allowAnyOrigin } from './cors.js'
 import { callerAccount, checkToken } from './auth.js'
 import { parseJsonBytes, readJsonBytes } from './body.js'
 import { checkBody } from './body-check.js'
 import type { AloftRequest, AppDeps, Handler } from './context.js'
 import { send, sendBody } from './send.js'
+import type { TawhiriAdmission } from './tawhiri/index.js'
 
 export type RouteHandler = (req: AloftRequest, res: ServerResponse) => Promise<void>
+
+/** What admits a route's caller: the instance's capacity, and on the Tawhiri paths their own admission. */
+export interface Admissions { capacity: Capacity, tawhiri: TawhiriAdmission }
 
 /**
  * @param kept the route's cache of answers to exact repeats of a body (the profile route's), if any
  */
 export function routeHandler (
-  route: RouteSpec, handle: Handler<never>, deps: AppDeps, door: TawhiriDoor, kept: ResponseCache | undefined
+  route: RouteSpec, handle: Handler<never>, deps: AppDeps, admissions: Admissions, kept: ResponseCache | undefined
 ): RouteHandler {
   // The stores take one rate token per admission; a costlier route needs them to take more.
   if (route.admissionCost > 1) {
@@ -34,19 +40,19 @@ export function routeHandler (
   const config = deps.config
   return async (req, res) => {
     req.routeId = route.operationId
-    if (route.cors) {
-      res.setHeader('Access-Control-Allow-Origin', '*')
-      res.setHeader('Access-Control-Expose-Headers', CORS_READ_HEADERS)
-    }
+    if (route.cors) allowAnyOrigin(res)
     if (route.dialect !== undefined) req.dialect = route.dialect
     else if (req.pathKey !== undefined) throw new HttpProblem('not_found', { detail: keyPathOnly(req) })
     let accountId = ''
     if (route.dialect === 'tawhiri') {
-      accountId = await tawhiriCaller(route, req, res, deps, door)
+      accountId = await admissions.tawhiri.admit(route, req, res)
     } else {
       if (route.auth === 'api_key') accountId = await callerAccount(route, req, res, deps)
       else checkToken(route, req, config)
-      if (accountId !== '') door.share.hold(accountId, res)
+      const { capacity } = admissions
+      if (accountId !== '' && !capacity.holdCaller(accountId, res)) {
+        throw callerFull(capacity.heldBy(accountId), accountId)
+      }
     }
     let body: unknown
     let bytes: Buffer | undefined
@@ -64,6 +70,7 @@ export function routeHandler (
       }
       body = checkBody(parseJsonBytes(bytes), route.body)
     }
+    stillWanted(res)
     // `body` is what the route's schema validated: the body type its handler declares.
     const reply = await handle({ req, res, body: body as never, accountId, params: req.params })
     if (reply.streamed === true) return

@@ -5,22 +5,20 @@
 import polka, { type Polka } from 'polka'
 import { parse as parsePattern } from 'regexparam'
 import { allowValue, type RouteSpec } from '../contract/index.js'
-import { accountShare } from './account-share.js'
 import type { AloftRequest, AppDeps } from './context.js'
 import { fail } from './fail.js'
 import { repeatCaches, routeHandlers } from './handlers.js'
 import { HttpProblem } from './problem.js'
-import type { RequestStart } from './request-start.js'
-import { routeHandler } from './route-handler.js'
+import type { RequestStart, RouteShapes } from './request-start.js'
+import { type Admissions, routeHandler } from './route-handler.js'
 import { CORS_PREFLIGHT, corsPaths, preflight } from './cors.js'
-import { Turns } from './turns.js'
 
 /** The metrics and log label of a request no operation takes (a 404 or 405: the status tells which). */
 export const UNMATCHED_ROUTE = 'unmatched'
 
 
 /** The served routes matched by method and path, with polka's own patterns. */
-export interface RouteLookup {
+export interface RouteLookup extends RouteShapes {
   /**
    * The operation id a request's method and path name, whether or not its handler ran (a 503 at
    * capacity is still counted under its operation): the one style of the `route` label.
@@ -33,6 +31,8 @@ export interface RouteLookup {
 export function routeLookup (routes: readonly RouteSpec[]): RouteLookup {
   const matchers = routes.map((r) => ({ route: r, pattern: parsePattern(r.path).pattern }))
   return {
+    routeOf: (path) => matchers.find((m) => m.pattern.test(path))?.route,
+    admittedLater: tawhiriPaths(matchers),
     operationOf: (req) =>
       matchers.find((m) => m.route.method === req.method && m.pattern.test(req.path))?.route.operationId ??
         (req.method === 'OPTIONS' && matchers.some((m) => m.route.cors && m.pattern.test(req.path))
@@ -49,9 +49,21 @@ export function routeLookup (routes: readonly RouteSpec[]): RouteLookup {
   }
 }
 
+/**
+ * Whether a path is a Tawhiri path, by the patterns polka routes with (any case, a trailing slash
+ * or not: `/TAWHIRI/` reaches the Tawhiri handler and must take its slot there too): one regular
+ * expression of them all, one test per request.
+ */
+function tawhiriPaths (matchers: Array<{ route: RouteSpec, pattern: RegExp }>): { test: (path: string) => boolean } {
+  const tawhiri = matchers.filter((m) => m.route.dialect === 'tawhiri')
+  const all = new RegExp(tawhiri.map((m) => m.pattern.source).join('|'), 'i')
+  if (tawhiri.some((m) => !m.pattern.flags.includes('i'))) throw new Error('polka\'s patterns have changed their case')
+  return { test: (path) => all.test(path) }
+}
+
 /** The router: `begin` (request-start.ts), then each route's handler. */
 export function buildRouter (
-  routes: readonly RouteSpec[], lookup: RouteLookup, begin: RequestStart['begin'], deps: AppDeps
+  routes: readonly RouteSpec[], lookup: RouteLookup, begin: RequestStart['begin'], deps: AppDeps, admissions: Admissions
 ): Polka<AloftRequest> {
   const router = polka<AloftRequest>({
     onError: (err, req, res) => fail(err, req, res, deps.logger),
@@ -60,13 +72,11 @@ export function buildRouter (
   router.use(begin)
   const handlers = routeHandlers(deps, routes)
   const repeats = repeatCaches(deps)
-  const share = accountShare(deps.config.maxInFlightPerAccount)
-  const door = { share, turns: new Turns() }
   for (const route of routes) {
     const handle = handlers[route.operationId]
     if (handle === undefined) throw new Error(`no handler for ${route.operationId}`)
     const method = route.method.toLowerCase() as 'get' | 'post' | 'delete'
-    router[method](route.path, routeHandler(route, handle, deps, door, repeats[route.operationId]))
+    router[method](route.path, routeHandler(route, handle, deps, admissions, repeats[route.operationId]))
   }
   for (const [path, methods] of corsPaths(routes)) router.options(path, preflight(methods))
   return router

@@ -3,11 +3,12 @@
 // composed in src/service.ts.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { TrustedProxy } from '../config/index.js'
 import type { Logger } from '../logger.js'
 import type { App } from './app.js'
-import { answerClientError, clientErrorResponse } from './client-error.js'
-import { HttpProblem } from './problem.js'
-import type { Socket } from 'node:net'
+import { answerClientError } from './client-error.js'
+import { limitPerAddress } from './connection-cap.js'
+import { ClientAddresses } from './tawhiri/index.js'
 
 export interface HttpOptions {
   port: number
@@ -21,8 +22,10 @@ export interface HttpOptions {
   keepAliveTimeoutMs: number
   /** Connections beyond this many are refused at once. */
   maxConnections: number
-  /** Connections from one address beyond this many are answered 503 and closed (0: no limit). */
+  /** Connections from one address (IPv6: /64) beyond this many are answered 503 and closed (0: no limit). */
   maxConnectionsPerAddress: number
+  /** Proxies whose connections the per-address limit does not count. */
+  trustedProxies: readonly TrustedProxy[]
   /** Told of each connection refused for its address. */
   onConnectionRefused?: () => void
 }
@@ -45,7 +48,8 @@ export async function listen (app: App, options: HttpOptions, logger: Logger): P
   }, app.handler)
   server.maxConnections = options.maxConnections
   if (options.maxConnectionsPerAddress > 0) {
-    limitPerAddress(server, options.maxConnectionsPerAddress, options.onConnectionRefused)
+    limitPerAddress(server, options.maxConnectionsPerAddress, new ClientAddresses(options.trustedProxies),
+      options.onConnectionRefused)
   }
   server.on('clientError', (err: NodeJS.ErrnoException, socket) =>
     answerClientError(err, socket, app.clientErrorAnswered))
@@ -70,31 +74,4 @@ export async function listen (app: App, options: HttpOptions, logger: Logger): P
     app.stop()
   }
   return { server, url, close }
-}
-
-/**
- * At most `limit` open connections per client address: one address holding a thousand idle
- * sockets (slowloris) would otherwise take every connection the instance has. The one too many
- * is answered with a problem and closed before any request is read.
- */
-function limitPerAddress (server: Server, limit: number, refused?: () => void): void {
-  const open = new Map<string, number>()
-  // before the HTTP server's own listener: a refused socket never gets a parser
-  server.prependListener('connection', (socket: Socket) => {
-    const address = socket.remoteAddress ?? ''
-    const count = (open.get(address) ?? 0) + 1
-    open.set(address, count)
-    socket.once('close', () => {
-      const left = (open.get(address) ?? 1) - 1
-      if (left > 0) open.set(address, left)
-      else open.delete(address)
-    })
-    if (count <= limit) return
-    refused?.()
-    const problem = new HttpProblem('service_unavailable', { detail: `This address has ${limit} connections open ` +
-      'to aloft, the most it may; reuse them (keep-alive) or close some.', headers: { 'Retry-After': 1 } })
-    socket.on('error', () => {})
-    socket.end(clientErrorResponse(problem))
-    socket.destroySoon()
-  })
 }

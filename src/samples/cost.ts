@@ -2,7 +2,7 @@
 // the per-request limit, and those not yet cached against the account's remaining allowance.
 import type { AccountStore } from '../accounts/index.js'
 import type { Field } from '../field/index.js'
-import { SourceError } from '../source/index.js'
+import { allowanceLeft, SourceError } from '../source/index.js'
 
 /** More distinct source units than a request may use: the contract's 400. */
 export class TooManyUnitsError extends Error {
@@ -29,8 +29,7 @@ export async function checkCost (unitKeys: readonly string[], limits: CostLimits
   const allowance = await limits.store.allowance(accountId)
   if (uncached > allowance.remaining) {
     throw new SourceError('daily_allowance_exhausted', {
-      detail: `the points need ${uncached} source unit(s) not yet cached and the account has ` +
-        `${allowance.remaining} of its ${allowance.limit} upstream attempts left today`,
+      detail: `the points need ${uncached} source unit(s) not yet cached and ${allowanceLeft(allowance)}`,
       retryAfterSeconds: allowance.reset_after_seconds,
       accountId
     })

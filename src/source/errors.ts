@@ -1,5 +1,6 @@
 // The source room's one error type. The HTTP layer maps `code` to its Problem (status, title,
 // Retry-After); nothing here knows about HTTP.
+import type { AllowanceState } from '../accounts/index.js'
 
 export type SourceErrorCode =
   | 'outside_source_coverage' // 404: no valid time within the offset, or the point rounds off a regional grid
@@ -33,6 +34,26 @@ export class SourceError extends Error {
     if (options.nearestTimes !== undefined) this.nearestTimes = options.nearestTimes
     if (options.accountId !== undefined) this.accountId = options.accountId
   }
+}
+
+/**
+ * Whose day of upstream attempts is spent, in words: the account's, or for a caller without a key
+ * (docs/DESIGN.md §10) its own share or the allowance all such callers share.
+ */
+export function whoseAllowance (state: AllowanceState): string {
+  if (state.shared === undefined) return `the account's ${state.limit} upstream attempts`
+  if (state.shared.remaining === 0 && state.upstream_attempts < state.limit) {
+    return `the ${state.shared.limit} upstream attempts all callers without an API key share`
+  }
+  return `this client's ${state.limit} upstream attempts (each caller without an API key has its own share of ` +
+    `the ${state.shared.limit} they share; an API key has its own day)`
+}
+
+/** How many upstream attempts are left today, and whose (whoseAllowance). */
+export function allowanceLeft (state: AllowanceState): string {
+  return state.shared === undefined
+    ? `the account has ${state.remaining} of its ${state.limit} upstream attempts left today`
+    : `${state.remaining} of ${whoseAllowance(state)} are left today`
 }
 
 /** What went wrong with one upstream request, before it becomes a SourceError. */

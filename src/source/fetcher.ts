@@ -17,7 +17,7 @@ import type { AccountStore } from '../accounts/index.js'
 import type { GribField } from '../grib/index.js'
 import type { Adapter, FetchUnit, Origin } from './adapters/index.js'
 import { DiskCache, sha256Hex } from './disk-cache.js'
-import { SourceError, UpstreamFailure, type FailureKind } from './errors.js'
+import { SourceError, UpstreamFailure, type FailureKind, whoseAllowance } from './errors.js'
 
 import type { Errand } from './http.js'
 import { LOCAL_LOCKS, type UnitLocks } from './unit-locks.js'
@@ -234,8 +234,7 @@ export class Fetcher {
       const reservation = await this.store.reserve(accountId)
       if (!reservation.ok) {
         throw new SourceError('daily_allowance_exhausted', {
-          detail: `the account's ${reservation.state.limit} upstream attempts for today are used; cached data still ` +
-            `serves`,
+          detail: `${whoseAllowance(reservation.state)} for today are used; cached data still serves`,
           retryAfterSeconds: reservation.retry_after_seconds,
           accountId
         })

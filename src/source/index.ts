@@ -31,7 +31,7 @@ import { Throttle } from './throttle.js'
 import { RedisUnitLocks } from './unit-locks.js'
 import { connectRedis } from '../redis.js'
 
-export { SourceError, type SourceErrorCode } from './errors.js'
+export { allowanceLeft, SourceError, type SourceErrorCode, whoseAllowance } from './errors.js'
 export { mirrorDirectoryProblem } from './adapters/index.js'
 export { beforeDeadline } from './deadline.js'
 export { Source } from './source.js'

@@ -7,7 +7,7 @@ import type { Adapter } from './adapters/index.js'
 import { type Catalog, type RunsAtTime, chooseTime } from './catalog.js'
 import type { DiskCache } from './disk-cache.js'
 import { discover } from './discover.js'
-import { SourceError } from './errors.js'
+import { SourceError, whoseAllowance } from './errors.js'
 import { HOUR_MS, type RunStep } from './gfs.js'
 import type { Resolution, ResolveRequest, SourceLogger } from './resolution.js'
 import { rfc3339 } from '../contract/index.js'
@@ -117,8 +117,7 @@ export class Resolver {
     if (allowance.remaining > 0) return pick(0, null)
     if (firstCached > 0) return pick(firstCached, { reason: 'allowance_exhausted', newestRun: new Date(newest.run) })
     throw new SourceError('daily_allowance_exhausted', {
-      detail: `the account's ${allowance.limit} upstream attempts for today are used and no cached run has ` +
-        `${rfc3339(choice.validTime)}`,
+      detail: `${whoseAllowance(allowance)} for today are used and no cached run has ${rfc3339(choice.validTime)}`,
       retryAfterSeconds: allowance.reset_after_seconds,
       accountId: request.accountId
     })

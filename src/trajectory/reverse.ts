@@ -23,13 +23,14 @@ export interface SeenAloft {
 }
 
 /** Flies a balloon seen aloft back to the ground; a FlightInputError when that is beyond the limits. */
-export async function flyBack (seen: SeenAloft, air: Parameters<typeof fly>[1], limits: CostLimits): Promise<Flight> {
+export async function flyBack (seen: SeenAloft, air: Parameters<typeof fly>[1], limits: CostLimits,
+  signal?: AbortSignal): Promise<Flight> {
   const spec = { t: seen.timeMs / 1000, latitude: seen.latitude, longitude: seen.longitude, altitude: seen.altitude,
     record: true, stages: [{ kind: 'reverse' as const, rate: seen.ascentRate }] }
   const cost = flightsCost([{ steps: flightSteps(spec.t, spec.altitude, spec.stages), recorded: true, stages: 1 }])
   const over = overLimit(cost, 1, limits)
   if (over !== null) throw new FlightInputError([issue('', over.msg, over.type)])
-  const [flight] = await fly([spec], air, -STEP_S)
+  const [flight] = await fly([spec], air, -STEP_S, signal)
   return flight
 }
 

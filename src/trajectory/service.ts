@@ -26,7 +26,8 @@ export interface TrajectoryServiceOptions extends CostLimits {
 export interface PreparedFlight {
   /** Upper bounds on the work and the answer's points (within the service's limits). */
   cost: FlightCost
-  fly: () => Promise<TrajectoryResponse>
+  /** Flies it; an aborted `signal` (the caller left) stops the flight at its next turn. */
+  fly: (signal?: AbortSignal) => Promise<TrajectoryResponse>
 }
 
 export class TrajectoryService {
@@ -51,8 +52,8 @@ export class TrajectoryService {
    * reverse_profile (reverse.ts): a balloon seen aloft flown back to the ground; its altitude
    * defaults to the model terrain, as a launch's does. How it ended, and the fork's answer.
    */
-  async reverse (seen: Omit<SeenAloft, 'altitude'> & { altitude?: number, run?: number }, accountId: string
-  ): Promise<{ outcome: FlightOutcome, answer: ReverseResponse }> {
+  async reverse (seen: Omit<SeenAloft, 'altitude'> & { altitude?: number, run?: number }, accountId: string,
+    signal?: AbortSignal): Promise<{ outcome: FlightOutcome, answer: ReverseResponse }> {
     const now = this.#o.now ?? Date.now
     const started = now()
     const { run } = seen
@@ -64,7 +65,7 @@ export class TrajectoryService {
       launch_datetime: rfc3339(seen.timeMs), ascent_rate: seen.ascentRate }
     const ground = await launchGround(air, at, seen.timeMs, run)
     const aloft = { ...seen, altitude: seen.altitude ?? ground }
-    const flight = await flyBack(aloft, air, this.#o)
+    const flight = await flyBack(aloft, air, this.#o, signal)
     const warnings: ReverseResponse['warnings'] = {}
     if (flight.clamped > 0) {
       const description = TRAJECTORY_WARNINGS.altitude_outside_column
@@ -117,7 +118,8 @@ export class TrajectoryService {
       modelDensity, surfaceLayer, started }
     return {
       cost,
-      fly: async () => await flightAnswer(req, await fly(specs, air), units.list(), facts, now())
+      fly: async (signal) =>
+        await flightAnswer(req, await fly(specs, air, undefined, signal), units.list(), facts, now())
     }
   }
 }

@@ -42,13 +42,19 @@ const YIELD_AFTER_MS = 5
 /** Lets other work (requests, probes, timers) run. */
 const turn = async (): Promise<void> => { await new Promise((resolve) => setImmediate(resolve)) }
 
-/** Flies every spec to its end; evaluations are batched over the flights still flying. */
-export async function fly (specs: FlightSpec[], air: Air, step: number = STEP_S): Promise<Flight[]> {
+/**
+ * Flies every spec to its end; evaluations are batched over the flights still flying. An aborted
+ * `signal` (nobody is waiting for the answer any more) stops it at its next turn, rejecting with
+ * the signal's reason.
+ */
+export async function fly (specs: FlightSpec[], air: Air, step: number = STEP_S,
+  signal?: AbortSignal): Promise<Flight[]> {
   const run = new Flights(specs, air, step)
   let held = performance.now()
   while (run.active.length > 0) {
     if (performance.now() - held > YIELD_AFTER_MS) {
       await turn()
+      signal?.throwIfAborted()
       held = performance.now()
     }
     await run.step()

@@ -311,6 +311,29 @@ export function storeContract (t: Test, make: MakeStore): void {
     t.match(await store.reserve(PUBLIC_ACCOUNT, now), { ok: false }, 'the public allowance, shared')
   })
 
+  t.test('public callers: each client a daily share of its own, inside the allowance they share', async (t) => {
+    const { store } = await open(t, { public: { ratePerSecond: 1, rateBurst: 2, dailyAllowance: 3,
+      dailyAllowancePerClient: 2 } })
+    const now = BEFORE_MIDNIGHT - 10_000
+    const [a, b] = [`${PUBLIC_RATE_PREFIX}client-a`, `${PUBLIC_RATE_PREFIX}client-b`]
+    t.same(await store.allowance(a, now), { upstream_attempts: 0, limit: 2, remaining: 2, reset_after_seconds: 12,
+      shared: { limit: 3, remaining: 3 } })
+    t.match(await store.reserve(a, now), { ok: true, state: { upstream_attempts: 1, remaining: 1 } })
+    t.match(await store.reserve(a, now), { ok: true, state: { upstream_attempts: 2, remaining: 0,
+      shared: { remaining: 1 } } })
+    t.match(await store.reserve(a, now), { ok: false, state: { upstream_attempts: 2, remaining: 0 },
+      retry_after_seconds: 12 }, 'its share is spent')
+    t.match(await store.allowance(PUBLIC_ACCOUNT, now), { upstream_attempts: 2, limit: 3 }, 'charged to both')
+    t.match(await store.reserve(b, now), { ok: true, state: { upstream_attempts: 1, remaining: 0,
+      shared: { remaining: 0 } } }, 'another client, from what is left of the shared day')
+    t.match(await store.reserve(b, now), { ok: false, state: { upstream_attempts: 1, remaining: 0,
+      shared: { limit: 3, remaining: 0 } } }, 'the shared day is spent: nothing charged to either')
+    t.match(await store.allowance(b, now), { upstream_attempts: 1 })
+    t.match(await store.allowance(PUBLIC_ACCOUNT, now), { upstream_attempts: 3 })
+    t.match(await store.reserve(b, NEXT_MIDNIGHT), { ok: true, state: { upstream_attempts: 1,
+      shared: { remaining: 2 } } }, 'a new day for both')
+  })
+
   t.test('admit: a live key gets its account and one request from its bucket', async (t) => {
     const { store } = await open(t, { ratePerSecond: 1, rateBurst: 2 })
     const account = await store.createAccount('a')

@@ -106,17 +106,22 @@ export function buildCapabilities (config: Config, source: SourceDescription | u
   }
 }
 
-/** The Tawhiri paths (docs/DESIGN.md §9): where they are, the key in the path, the burst wait, public mode. */
+/** The Tawhiri paths (docs/DESIGN.md §9, §10): where they are, the key in the path, their turns, public mode. */
 function tawhiriCapabilities (config: Config): Capabilities['tawhiri'] {
   const open = config.publicTawhiri
   return {
     paths: servedRoutes(undefined).filter((r) => r.dialect === 'tawhiri').map((r) => r.path),
     key_in_path: `${KEY_PATH_PREFIX}{api_key}/…`,
     burst_wait_ms: config.tawhiriBurstWaitMs,
+    max_waiting: config.tawhiriMaxWaiting,
     public: open === undefined
       ? null
       : {
-          rate_per_second: open.ratePerSecond, rate_burst: open.rateBurst, daily_upstream_attempts: open.dailyAllowance
+          rate_per_second: open.ratePerSecond,
+          rate_burst: open.rateBurst,
+          daily_upstream_attempts: open.dailyAllowance,
+          daily_upstream_attempts_per_client: open.dailyAllowancePerClient,
+          in_flight_share: open.inFlightShare
         }
   }
 }

@@ -1,7 +1,7 @@
 // Health, readiness, metrics, OpenAPI, problem pages and capabilities: the routes without a key.
 import type { Health } from '../../contract/index.js'
 import { HttpProblem } from '../problem.js'
-import { NOT_READY_RETRY_AFTER_SECONDS, readiness } from '../readiness.js'
+import { NOT_READY_RETRY_AFTER_SECONDS, sharedReadiness } from '../readiness.js'
 import type { AppDeps, Handler, Reply } from '../context.js'
 import { buildCapabilities } from './capabilities.js'
 import { isProblemCode, problemPage } from './pages.js'
@@ -13,11 +13,12 @@ const PAGE_HEADERS = {
 }
 
 export function metaHandlers (deps: AppDeps, openapi: string): Record<string, Handler> {
+  const readiness = sharedReadiness(deps)
   return {
     healthz: () => ({ body: { status: 'ok' } satisfies Health }),
 
     readyz: async (): Promise<Reply> => {
-      const { ready, body } = await readiness(deps)
+      const { ready, body } = await readiness()
       if (ready) return { body, headers: { 'Cache-Control': 'no-store' } }
       const headers = { 'Cache-Control': 'no-store', 'Retry-After': NOT_READY_RETRY_AFTER_SECONDS }
       return { status: 503, body, headers }

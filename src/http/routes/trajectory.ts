@@ -7,6 +7,7 @@ import { FlightInputError, type TrajectoryService } from '../../trajectory/index
 import { HttpProblem, noDataPath } from '../problem.js'
 import { dataProblem } from '../data-problem.js'
 import { takeTokens } from '../rate.js'
+import { goneSignal } from '../client-gone.js'
 import type { AloftRequest, AppDeps, Handler, Handlers } from '../context.js'
 
 const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/
@@ -77,7 +78,7 @@ export async function predictFlight (
     await takeTokens(deps, accountId, Math.ceil(steps / TRAJECTORY_LIMITS.stepsPerToken),
       { what: `A flight of up to ${steps} steps of 60 s`,
         rule: `one per started ${TRAJECTORY_LIMITS.stepsPerToken} steps, all members together` }, res)
-    return await flight.fly()
+    return await flight.fly(goneSignal(res))
   } catch (err) {
     if (err instanceof FlightInputError) {
       throw new HttpProblem('invalid_request', {

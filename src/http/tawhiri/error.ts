@@ -3,10 +3,11 @@
 // codes.ts), the headers the problem carries (Retry-After, RateLimit-*), and a description a person
 // can act on: the problem's detail and each field's failure.
 import type { ServerResponse } from 'node:http'
-import { rfc3339, tawhiriError, type TawhiriError } from '../contract/index.js'
-import type { AloftRequest } from './context.js'
-import type { ProblemCodeName } from '../contract/index.js'
-import type { HttpProblem } from './problem.js'
+import { redactSecrets } from '../../accounts/index.js'
+import { rfc3339, tawhiriError, type TawhiriError } from '../../contract/index.js'
+import type { AloftRequest } from '../context.js'
+import type { ProblemCodeName } from '../../contract/index.js'
+import type { HttpProblem } from '../problem.js'
 
 /** What to change, for the refusals whose own detail speaks only of an X-API-Key header. */
 const HINTS: Partial<Record<ProblemCodeName, string>> = {
@@ -39,5 +40,5 @@ function describe (problem: HttpProblem): string {
     return name === '' ? e.msg : `${name}: ${e.msg}`
   })
   const hint = HINTS[problem.code]
-  return [detail ?? problem.message, ...fields, ...(hint !== undefined ? [hint] : [])].join(' ')
+  return redactSecrets([detail ?? problem.message, ...fields, ...(hint !== undefined ? [hint] : [])].join(' '))
 }

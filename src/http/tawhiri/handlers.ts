@@ -1,7 +1,7 @@
 // The Tawhiri paths (docs/DESIGN.md §9): GET /api/v1/ and /tawhiri (a prediction by Tawhiri's
 // rules, answered as Tawhiri's JSON or the fork's CSV and KML downloads), /api/datasetcheck (the
 // newest run) and /api/ruaumoko/ (the ground's altitude). Who may call, CORS and the error shape
-// are the app's (route-handler.ts, tawhiri-admission.ts, tawhiri-error.ts); here: parse → fly →
+// are the app's and this room's (route-handler.ts, admission.ts, error.ts); here: parse → fly →
 // write. A flight that cannot finish is refused, never answered with a path that stops in mid-air.
 import type { ServerResponse } from 'node:http'
 import {
@@ -10,10 +10,11 @@ import {
 import type { SourceDescription } from '../../source/index.js'
 import { FlightInputError, type TawhiriAnswer, tawhiriCsv, tawhiriKml } from '../../trajectory/index.js'
 import type { AppDeps, Handler, Handlers, Reply } from '../context.js'
+import { goneSignal } from '../client-gone.js'
 import { dataProblem } from '../data-problem.js'
 import { HttpProblem, noDataPath } from '../problem.js'
-import { type ReverseAsk, readTawhiriQuery, TawhiriQueryReader } from '../tawhiri-request.js'
-import { predictFlight } from './trajectory.js'
+import { type ReverseAsk, readTawhiriQuery, TawhiriQueryReader } from './request.js'
+import { predictFlight } from '../routes/trajectory.js'
 
 const query = (req: { query?: unknown }): Record<string, unknown> => (req.query ?? {}) as Record<string, unknown>
 
@@ -22,7 +23,7 @@ export function tawhiriHandlers (deps: AppDeps): Handlers {
     const started = Date.now()
     const ask = readTawhiriQuery(query(req))
     const answer = ask.kind === 'reverse'
-      ? await reverse(deps, ask.seen, accountId)
+      ? await reverse(deps, ask.seen, accountId, res)
       : await flight(deps, ask.request, accountId, res)
     if (answer.outcome !== 'landed' && answer.outcome !== 'float_ended') {
       throw new HttpProblem('flight_incomplete', { detail: await incomplete(answer, deps) })
@@ -79,11 +80,11 @@ async function flight (
 }
 
 /** reverse_profile: the balloon seen aloft flown back to the ground (the trajectory room's `reverse`). */
-async function reverse (deps: AppDeps, seen: ReverseAsk, accountId: string): Promise<Outcome> {
+async function reverse (deps: AppDeps, seen: ReverseAsk, accountId: string, res: ServerResponse): Promise<Outcome> {
   const service = deps.trajectories
   if (service === undefined) throw noDataPath('trajectories')
   try {
-    const { outcome, answer } = await service.reverse(seen, accountId)
+    const { outcome, answer } = await service.reverse(seen, accountId, goneSignal(res))
     return { outcome, body: answer }
   } catch (err) {
     if (err instanceof FlightInputError) {

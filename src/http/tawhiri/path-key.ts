@@ -1,8 +1,11 @@
 // A key in the path (`/k/<key>/tawhiri?…`, docs/DESIGN.md §9) for clients that cannot send a
 // header. It is taken off the target before anything reads it, so the key never reaches a log
 // line, a metrics label, a problem body or a 404's detail: everything after sees `/tawhiri?…`.
-import { KEY_PATH_PREFIX } from '../contract/index.js'
-import type { AloftRequest } from './context.js'
+// Found as a browser would send it: a base URL ending in `/` joined to `/k/…` makes `//k/…`, and
+// dot segments (`/./k/…`, `/x/../k/…`) are resolved first (docs/DESIGN.md §10). Any other shape
+// (`/K/…`) is no key path; its key is redacted wherever the path is logged or echoed.
+import { KEY_PATH_PREFIX } from '../../contract/index.js'
+import type { AloftRequest } from '../context.js'
 
 /** Where a `/k/<key>` without a path after it is sent: no route, and nothing of the key. */
 const NO_PATH = '/k/-'
@@ -10,13 +13,36 @@ const NO_PATH = '/k/-'
 /** Moves a path key from `req.url` to `req.pathKey`. */
 export function takePathKey (req: AloftRequest): void {
   const url = req.url ?? ''
-  if (!url.startsWith(KEY_PATH_PREFIX)) return
-  const rest = url.slice(KEY_PATH_PREFIX.length)
+  const query = url.indexOf('?')
+  const path = query === -1 ? url : url.slice(0, query)
+  let keyed = path
+  if (!keyed.startsWith(KEY_PATH_PREFIX)) {
+    // the common case, a plain path, costs one comparison above and one search here
+    if (!/\/\/|\/\.\.?(\/|$)/.test(path)) return
+    keyed = keyPathOf(path)
+    if (!keyed.startsWith(KEY_PATH_PREFIX)) return
+  }
+  const rest = keyed.slice(KEY_PATH_PREFIX.length) + (query === -1 ? '' : url.slice(query))
   const end = rest.search(/[/?#]/)
   const segment = end === -1 ? rest : rest.slice(0, end)
   const after = end === -1 ? '' : rest.slice(end)
   req.pathKey = decodeSegment(segment)
   req.url = after.startsWith('/') ? after : NO_PATH + after
+}
+
+/** The path with its dot segments resolved (RFC 3986 §5.2.4) and the empty segments before the first dropped. */
+function keyPathOf (path: string): string {
+  const out: string[] = []
+  const segments = path.split('/').slice(1)
+  for (const [k, seg] of segments.entries()) {
+    if (seg === '.' || seg === '..') {
+      if (seg === '..') out.pop()
+      if (k === segments.length - 1) out.push('')
+    } else if (seg !== '' || out.length > 0) {
+      out.push(seg)
+    }
+  }
+  return `/${out.join('/')}`
 }
 
 /** The segment as sent, or percent-decoded when it decodes (a key has no characters to escape). */

@@ -5,8 +5,8 @@
 // reverse_profile's fields too, then read as the balloon seen aloft).
 import {
   TAWHIRI_FORMATS, TAWHIRI_MIN_RATE, type TawhiriFormat, TrajectoryRequest, validate
-} from '../contract/index.js'
-import { HttpProblem } from './problem.js'
+} from '../../contract/index.js'
+import { HttpProblem } from '../problem.js'
 
 /** What a Tawhiri prediction query asks for. */
 export type TawhiriAsk =

@@ -1,0 +1,99 @@
+// What the operator-style benchmarks (bench/chaos.ts, bench/deploy-check.ts) start as separate
+// processes: a free port, a wait until something answers, a persistent throwaway Redis that can
+// be killed and restarted, and an aloft instance (the built `aloft serve`) that can be killed.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { connect, createServer } from 'node:net'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { setTimeout as sleep } from 'node:timers/promises'
+
+/** The repository root, from dist/bench/*.js or bench/*.ts alike. */
+export const REPO = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../' : '../', import.meta.url))
+
+export function freePort (): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.on('error', reject)
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number }
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+export async function waitFor (what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    if (await check().catch(() => false)) return
+    if (Date.now() > until) throw new Error(`${what} did not come up within ${timeoutMs} ms`)
+    await sleep(50)
+  }
+}
+
+/** A persistent throwaway Redis (append-only file, fsync always) that can be killed and restarted. */
+export class ThrowawayRedis {
+  child: ChildProcess | null = null
+  constructor (readonly port: number, readonly dir: string) {}
+  get url (): string { return `redis://127.0.0.1:${this.port}` }
+  async start (): Promise<void> {
+    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '',
+      '--appendonly', 'yes', '--appendfsync', 'always', '--dir', this.dir, '--logfile', join(this.dir, 'redis.log')],
+    { stdio: 'ignore' })
+    await waitFor('redis-server', async () => await pingRedis(this.port))
+  }
+
+  async kill (): Promise<void> {
+    const child = this.child
+    if (child === null) return
+    this.child = null
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGKILL')
+    await exited
+  }
+}
+
+export function pingRedis (port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect({ port, host: '127.0.0.1' })
+    let buf = ''
+    const done = (ok: boolean): void => { s.destroy(); resolve(ok) }
+    s.setTimeout(500, () => done(false))
+    s.on('error', () => done(false))
+    s.on('connect', () => s.write('PING\r\n'))
+    s.on('data', (d) => { buf += String(d); if (buf.includes('\r\n')) done(buf.startsWith('+PONG')) })
+  })
+}
+
+/** One `aloft serve` process on its own port, started (until /healthz answers) and killed at will. */
+export class AloftInstance {
+  child: ChildProcess | null = null
+  constructor (readonly port: number, private readonly env: NodeJS.ProcessEnv,
+    private readonly log: (line: string) => void = () => {}) {}
+
+  get url (): string { return `http://127.0.0.1:${this.port}` }
+  get alive (): boolean { return this.child !== null }
+
+  async start (): Promise<void> {
+    const child = spawn(process.execPath, [join(REPO, 'dist/src/cli/main.js'), 'serve'],
+      { env: { ...this.env, PORT: String(this.port) }, stdio: ['ignore', 'pipe', 'pipe'] })
+    this.child = child
+    const relay = (d: Buffer): void => this.log(`instance ${this.port}: ${d.toString().trim().slice(0, 400)}`)
+    child.stdout?.on('data', relay)
+    child.stderr?.on('data', relay)
+    await waitFor(`instance on ${this.port}`, async () => (await fetch(`${this.url}/healthz`)).ok)
+  }
+
+  /** Until /readyz answers 200 (the worker threads run). */
+  async ready (): Promise<void> {
+    await waitFor(`instance on ${this.port} ready`, async () => (await fetch(`${this.url}/readyz`)).ok)
+  }
+
+  async kill (signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    const child = this.child
+    this.child = null
+    if (child === null || child.exitCode !== null) return
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill(signal)
+    await exited
+  }
+}
