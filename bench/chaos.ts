@@ -8,7 +8,6 @@
 //   npx tsc -p tsconfig.json && node dist/bench/chaos.js [--short] [--default-timeouts]
 // Prints a table and writes bench/results/chaos.json. `runChaos({ short: true })` (under a
 // minute) is run by the test suite (test/chaos.test.ts).
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -20,7 +19,7 @@ import { validatorFor } from '../src/contract/validate.js'
 import { Problem } from '../src/contract/schemas.js'
 import { PROBLEM_CODE_NAMES } from '../src/contract/codes.js'
 import { random } from './random.js'
-import { freePort, REPO as ROOT, ThrowawayRedis, waitFor } from './processes.js'
+import { AloftInstance, freePort, REPO as ROOT, ThrowawayRedis } from './processes.js'
 
 const SAMPLE = join(ROOT, 'data/sample')
 const ADMIN_TOKEN = 'chaos-admin-token-0123456789'
@@ -86,14 +85,9 @@ export interface ChaosReport {
   failures: string[]
 }
 
-interface Instance {
-  port: number
-  url: string
-  child: ChildProcess | null
-  /** The process is running. */
-  alive: boolean
+class Instance extends AloftInstance {
   /** The client has seen it refuse connections (as a load balancer would) and sends elsewhere. */
-  down: boolean
+  down = true
 }
 
 export async function runChaos (options: ChaosOptions = {}): Promise<ChaosReport> {
@@ -133,34 +127,14 @@ export async function runChaos (options: ChaosOptions = {}): Promise<ChaosReport
       ALOFT_DAILY_ALLOWANCE: '1000000',
       ALOFT_SHUTDOWN_GRACE_MS: '500'
     }
-    for (let k = 0; k < 2; k++) {
-      const port = await freePort()
-      instances.push({ port, url: `http://127.0.0.1:${port}`, child: null, alive: false, down: true })
-    }
+    for (let k = 0; k < 2; k++) instances.push(new Instance(await freePort(), env, log))
     const startInstance = async (inst: Instance): Promise<void> => {
-      inst.child = spawn(process.execPath, [join(ROOT, 'dist/src/cli/main.js'), 'serve'],
-        { env: { ...env, PORT: String(inst.port) }, stdio: ['ignore', 'pipe', 'pipe'] })
-      const relay = (d: Buffer): void => log(`instance ${inst.port}: ${d.toString().trim().slice(0, 400)}`)
-      inst.child.stdout?.on('data', relay)
-      inst.child.stderr?.on('data', relay)
-      await waitFor(`instance on ${inst.port}`, async () => (await fetch(`${inst.url}/healthz`)).ok)
-      inst.alive = true
+      await inst.start()
       inst.down = false
-    }
-    const killInstance = async (inst: Instance): Promise<void> => {
-      const child = inst.child
-      inst.alive = false
-      inst.child = null
-      if (child === null) return
-      const exited = new Promise((resolve) => child.once('exit', resolve))
-      child.kill('SIGKILL')
-      await exited
     }
     await Promise.all(instances.map(startInstance))
     // the warm-up's first cold fetch must not race the worker threads' start on a loaded machine
-    for (const inst of instances) {
-      await waitFor(`instance on ${inst.port} ready`, async () => (await fetch(`${inst.url}/readyz`)).ok)
-    }
+    for (const inst of instances) await inst.ready()
 
     // accounts, each with its own grid columns (column % ACCOUNTS), so the stand-in's requests
     // can be told apart by account
@@ -337,7 +311,7 @@ export async function runChaos (options: ChaosOptions = {}): Promise<ChaosReport
       {
         name: 'one instance killed (-9), back after 2 s',
         inject: async () => {
-          await killInstance(instances[1])
+          await instances[1].kill()
           await sleep(2000)
           return async () => { await startInstance(instances[1]) }
         }

@@ -67,11 +67,12 @@ export function pingRedis (port: number): Promise<boolean> {
 /** One `aloft serve` process on its own port, started (until /healthz answers) and killed at will. */
 export class AloftInstance {
   child: ChildProcess | null = null
+  /** Started and answering: from its first /healthz until it is killed. */
+  alive = false
   constructor (readonly port: number, private readonly env: NodeJS.ProcessEnv,
     private readonly log: (line: string) => void = () => {}) {}
 
   get url (): string { return `http://127.0.0.1:${this.port}` }
-  get alive (): boolean { return this.child !== null }
 
   async start (): Promise<void> {
     const child = spawn(process.execPath, [join(REPO, 'dist/src/cli/main.js'), 'serve'],
@@ -81,6 +82,7 @@ export class AloftInstance {
     child.stdout?.on('data', relay)
     child.stderr?.on('data', relay)
     await waitFor(`instance on ${this.port}`, async () => (await fetch(`${this.url}/healthz`)).ok)
+    this.alive = true
   }
 
   /** Until /readyz answers 200 (the worker threads run). */
@@ -90,6 +92,7 @@ export class AloftInstance {
 
   async kill (signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     const child = this.child
+    this.alive = false
     this.child = null
     if (child === null || child.exitCode !== null) return
     const exited = new Promise((resolve) => child.once('exit', resolve))

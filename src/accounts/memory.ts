@@ -191,7 +191,7 @@ export class MemoryStore implements AccountStore {
     this.sweepAbove = Math.max(SWEEP_MIN_ENTRIES, 2 * this.tats.size)
   }
 
-  /** How many rate buckets and day counters are held now (a bound the tests and metrics read). */
+  /** How many rate buckets and day counters are held now (the bound the tests hold it to). */
   held (): { rateBuckets: number, dayCounters: number } {
     return { rateBuckets: this.tats.size, dayCounters: this.usedToday.size }
   }

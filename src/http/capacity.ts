@@ -7,7 +7,7 @@
 import type { ServerResponse } from 'node:http'
 import { isPublicClient } from '../accounts/index.js'
 import type { Config } from '../config/index.js'
-import { ClientGoneError } from './client-gone.js'
+import { ClientGoneError, stillWanted } from './client-gone.js'
 import { HttpProblem } from './problem.js'
 
 /** What a request waited on in vain: the instance's slots, the public callers' share, or its caller's. */
@@ -66,7 +66,7 @@ export class Capacity {
 
   /** A native route's slot, held until its answer closes; false when every slot is held. */
   takeInstance (res: ServerResponse): boolean {
-    gone(res)
+    stillWanted(res)
     if (this.#working >= this.#max) return false
     this.#working++
     res.once('close', () => {
@@ -79,7 +79,7 @@ export class Capacity {
   /** A native route's share of its caller (after the key), held until its answer closes; false when all are held. */
   holdCaller (caller: string, res: ServerResponse): boolean {
     // a client gone while its key was checked has no close to come: nothing may be held for it
-    gone(res)
+    stillWanted(res)
     const held = this.#held.get(caller) ?? 0
     if (held >= this.#perCaller) return false
     this.#held.set(caller, held + 1)
@@ -109,7 +109,7 @@ export class Capacity {
    */
   async enter (caller: string, isPublic: boolean, res: ServerResponse, deadline: number): Promise<void> {
     if (this.tryEnter(caller, isPublic, res)) return
-    if (res.destroyed) throw new ClientGoneError('the client left before its turn')
+    stillWanted(res)
     await new Promise<void>((resolve, reject) => {
       let waiting = true
       const leave = (): void => {
@@ -239,8 +239,4 @@ export function slotRefusal (err: NoSlotError, capacity: Capacity, config: Confi
       'key (the X-API-Key header, or /k/<your key>/ before the path).',
     headers: { 'Retry-After': 1 }
   })
-}
-
-function gone (res: ServerResponse): void {
-  if (res.destroyed) throw new ClientGoneError('the client left before its request was admitted')
 }

@@ -12,12 +12,10 @@ export class ClientGoneError extends Error {
 /** The status logged and counted for a request whose client left before its answer ended. */
 export const CLIENT_CLOSED_REQUEST = 499
 
-/** Whether the client has left: Node destroys the response when its connection closes. */
-export function clientGone (res: ServerResponse): boolean {
-  return res.destroyed
-}
-
-/** Throws ClientGoneError when the client has left (before work begins for it). */
+/**
+ * Throws ClientGoneError when the client has left (before work begins or a slot is taken for it):
+ * Node destroys the response when its connection closes.
+ */
 export function stillWanted (res: ServerResponse): void {
   if (res.destroyed) throw new ClientGoneError('the client closed the connection before its request was handled')
 }

@@ -11,6 +11,6 @@ export function inside (root: string, rel: string): string | null {
 }
 
 /** Text as XML (and HTML) writes it: `&`, `<`, `>` and `"` escaped. */
-export const xml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g,
-  '&quot;')
+export const xml = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 export const html = xml

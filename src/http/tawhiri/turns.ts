@@ -7,7 +7,7 @@
 // left goes to the next in line, never to nobody while someone waits (docs/DESIGN.md §10).
 import type { ServerResponse } from 'node:http'
 import type { RateDecision } from '../../accounts/index.js'
-import { ClientGoneError } from '../client-gone.js'
+import { ClientGoneError, stillWanted } from '../client-gone.js'
 
 interface Waiter {
   deadline: number
@@ -35,7 +35,7 @@ export class Turns {
    */
   async wait (caller: string, intervalMs: number, deadline: number, take: () => Promise<RateDecision>,
     res: ServerResponse, refused: RateDecision): Promise<RateDecision> {
-    if (res.destroyed) throw new ClientGoneError('the client left before its turn')
+    stillWanted(res)
     let queue = this.#queues.get(caller)
     const first = queue === undefined
     if (queue === undefined) this.#queues.set(caller, queue = { waiters: [], take, intervalMs, last: refused })
