@@ -7,16 +7,19 @@ Run from the repository root (needs Debian python3-eccodes and numpy; no network
 
 Every request carries `surface_layer: true` and is answered by scripts/samples-surface-reference.py (imported as a
 module; docs/DESIGN.md §6 + §8) over the bundled data/sample mirror. The shape is golden.json's: a list of
-{name, request, expected: {count, units, columns}}, each `units` entry with `surface_layer`.
+{name, request, expected: {count, units, columns}}, each `units` entry with `surface_layer` and, when that is
+"gfs_height_above_ground", `surface_layer_nodes` (the heights each variable uses after §8's precision rule).
 
-Places (12 place/time pairs): grid points (lowland 52.0N 19.0E, Tatra 49.25N 20.0E, the Gdańsk bay 54.75N 18.75E),
+Places (13 place/time pairs): grid points (lowland 52.0N 19.0E, Tatra 49.25N 20.0E, the Gdańsk bay 54.75N 18.75E),
 mid-cell points (52.125N 21.125E, Warsaw 52.2297N 21.0122E, the Tatra slope 49.3N 19.9E, the coast 54.5N 18.6E
 between land and sea, Kraków 50.06N 19.94E), a point on a grid line (52.0N 19.1E); times on valid times
-(2020-08-04T12Z, 18Z, 2020-08-05T00Z), between them (15:00Z, weight 0.5; 20:30Z, weight 5/12; 2020-08-15T14Z,
-weight 1/3), and the nearest-time fallback after the last valid time (2020-08-05T01Z). Heights 0, 1, 5, 9.9, 10,
-30, 80, 100, 150, 1000 m AGL (model ground, and a caller ground per point above and below the model's), MSL heights
-just below and above each weighted column's model ground (lowest and highest corner), one far above every column;
-`linear` and `nearest`; `out_of_column` null and nearest_level; plus edge points (outside in place and time).
+(2020-08-04T12Z, 18Z, 2020-08-05T00Z), between them (15:00Z, weight 0.5; 20:30Z, weight 5/12; 2020-08-15T14Z, weight
+1/3), the nearest-time fallback after the last valid time (2020-08-05T01Z), and Warsaw on the 2020-07-22 06Z
+analysis, the one bundled unit whose TMP at 80 and 100 m is packed to 0.1 K (temperature nodes 2, 80, 100 m).
+Heights 0, 1, 5, 9.9, 10, 30, 80, 100, 150, 1000 m AGL (model ground, and a caller ground per point above and below
+the model's), MSL heights just below and above each weighted column's model ground (lowest and highest corner), one
+far above every column; `linear` and `nearest`; `out_of_column` null and nearest_level; plus edge points (outside in
+place and time).
 
 The writer drops from the `null` requests a point whose ok / outside_vertical_range decision rests on the last bits of
 a sum (a z within 1e-6 m of a column's bottom or top that is not exactly on it by construction: AGL 0 over the
@@ -53,6 +56,7 @@ PAIRS = [
     ('coast land and sea, f012', 54.5, 18.6, '2020-08-05T00:00:00Z', -2.78),
     ('grid line, nearest-time fallback', 52.0, 19.1, '2020-08-05T01:00:00Z', 0.0),
     ('krakow, 2020-08-15 between', 50.06, 19.94, '2020-08-15T14:00:00Z', -30.0),
+    ('warsaw, 2020-07-22 06Z analysis (TMP 80 and 100 m to 0.1 K)', 52.2297, 21.0122, '2020-07-22T06:00:00Z', 10.0),
 ]
 EDGES = {'latitude': [47.9, 52.0, 52.0, 52.0, 55.99, 48.0, 52.2297],
          'longitude': [20.0, 25.01, 20.0, 20.0, 24.99, 13.0, 21.0122],
@@ -176,6 +180,7 @@ def check_against_profiles(req, expected):
             p['ground_elevation_m_msl'] = req['ground_elevation_m_msl'][k]
         exp = ref.answer(path, p)
         assert exp['surface_layer'] == unit['surface_layer']
+        assert exp.get('surface_layer_nodes') == unit.get('surface_layer_nodes'), (k, unit)
         if 'error' in exp:
             assert status == 'outside_vertical_range', (k, status)
         else:
@@ -208,6 +213,13 @@ def main():
               f'{checked} rows equal to surface-reference.answer')
         cases.append({'name': name, 'request': req, 'expected': expected})
     assert sampler.fallbacks == 0, 'a column fell back to §4 in the bundled data'
+    assert sampler.node_mismatches == 0, "a column's own nodes differ from its unit's surface_layer_nodes"
+    nodes = {}
+    for case in cases:
+        for u in case['expected']['units']:
+            nodes[(u['model_run_at'], u['forecast_hour'])] = u.get('surface_layer_nodes')
+    for (run, step), n in sorted(nodes.items()):
+        print(f'unit {run} f{step:03d}: surface_layer_nodes {json.dumps(n)}')
     with open(OUT, 'w') as fh:
         json.dump(cases, fh, allow_nan=False)
         fh.write('\n')

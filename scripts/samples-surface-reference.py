@@ -10,7 +10,9 @@ Run from the repository root (needs Debian python3-eccodes and numpy; no network
 The request is the service's JSON body of §6 plus `surface_layer` (true: §8's column; absent or false: §4's
 column, exactly as the service defaults). The answer is `{count, units, columns}` as scripts/samples-reference.py
 writes it; with `surface_layer: true` every `units` entry also carries `surface_layer`
-("gfs_height_above_ground" or "unavailable", §8 "Samples carry the same per unit").
+("gfs_height_above_ground" or "unavailable", §8 "Samples carry the same per unit") and, when the layer is joined,
+`surface_layer_nodes` right after it (surface-reference.py's `unit_nodes` / `provenance`: the heights each variable
+uses after the precision rule, judged from the fields the unit's file holds).
 
 How it is put together (nothing under src/, workers/ or web/ was read):
 - Time choice (§6 linear, §3 nearest), the bilinear stencil, the nearest grid point, the catalog of units and the
@@ -20,8 +22,10 @@ How it is put together (nothing under src/, workers/ or web/ was read):
   reading is exactly the single-profile reference's (see test/fixtures/profiles/README-surface.md). Only the
   GRIB reading differs: surface-reference.py's `read_point` decodes a whole file per grid point, so this module
   decodes every unit once into whole grids with the same matching rules (GRIB codes, product template 0, no
-  second surface, first occurrence wins, bitmap or non-finite -> missing, float32 rounding) and hands `build` the
-  same per-point dictionary `read_point` would (checked by `--self-check` on sample grid points).
+  second surface, first occurrence wins, bitmap or non-finite -> missing, float32 rounding, the packing step of
+  each surface / above-ground field by `ref.packing_step`) and hands `build` the same per-point dictionary
+  `read_point` would (checked by `--self-check` on sample grid points). The precision rule and the wind pair rule
+  live only in surface-reference.py (`node_heights`), for the columns and for the units' provenance alike.
 - Per weighted column (up to 4 grid columns x 2 valid times): that grid point's column (its own model terrain
   g_m; with the layer its bottom is g_m, without it the lowest kept level), evaluated at the point's z_msl.
   z_msl below a weighted column's bottom or above its top: `outside_vertical_range` (out_of_column null) or that
@@ -71,51 +75,35 @@ class UnitFields:
 
     def __init__(self, path, grid):
         surface, above, iso, order = {}, {}, {}, []
+        surface_step, above_step = {}, {}
         index = None
-        with open(path, 'rb') as fh:
-            while True:
-                h = eccodes.codes_grib_new_from_file(fh)
-                if h is None:
-                    break
-                try:
-                    code = (eccodes.codes_get_long(h, 'discipline'), eccodes.codes_get_long(h, 'parameterCategory'),
-                            eccodes.codes_get_long(h, 'parameterNumber'))
-                    first = eccodes.codes_get_long(h, 'typeOfFirstFixedSurface')
-                    if (eccodes.codes_get_long(h, 'productDefinitionTemplateNumber') != 0
-                            or eccodes.codes_get_long(h, 'typeOfSecondFixedSurface') != ref.NO_SURFACE):
-                        continue
-                    if first == ref.SURFACE and code in ref.SURFACE_CODES:
-                        table, key = surface, ref.SURFACE_CODES[code]
-                    elif first == ref.ABOVE_GROUND and code in ref.ABOVE_GROUND_CODES:
-                        metres = (eccodes.codes_get_long(h, 'scaledValueOfFirstFixedSurface')
-                                  / 10 ** eccodes.codes_get_long(h, 'scaleFactorOfFirstFixedSurface'))
-                        table, key = above, (ref.ABOVE_GROUND_CODES[code], float(metres))
-                    elif first == ref.ISOBARIC and code in ref.ISOBARIC_CODES:
-                        pa = float(eccodes.codes_get_long(h, 'scaledValueOfFirstFixedSurface')
-                                   / 10 ** eccodes.codes_get_long(h, 'scaleFactorOfFirstFixedSurface'))
-                        if pa not in iso:
-                            iso[pa] = {}
-                            order.append(pa)
-                        table, key = iso[pa], ref.ISOBARIC_CODES[code]
-                    else:
-                        continue
-                    g = sr.Unit._grid_facts(h)
-                    if g != grid:
-                        raise SystemExit(f'{path}: a message grid differs from the unit grid')
-                    if index is None:
-                        index = sr.Unit._index(h, grid)
-                    if key not in table:          # the first occurrence wins (even when its value is missing)
-                        table[key] = self._values(h, grid, index)
-                finally:
-                    eccodes.codes_release(h)
+        for h, _code, kind, key in ref.matched_fields(path):
+            if kind == 'isobaric':
+                pa, name = key
+                if pa not in iso:
+                    iso[pa] = {}
+                    order.append(pa)
+                table, key, step_table = iso[pa], name, None
+            else:
+                table, step_table = (surface, surface_step) if kind == 'surface' else (above, above_step)
+            g = sr.Unit._grid_facts(h)
+            if g != grid:
+                raise SystemExit(f'{path}: a message grid differs from the unit grid')
+            if index is None:
+                index = sr.Unit._index(h, grid)
+            if key not in table:          # the first occurrence wins (even when its value is missing)
+                table[key] = self._values(h, grid, index)
+                if step_table is not None:
+                    step_table[key] = ref.packing_step(h)
         self.grid = grid
         self.surface, self.above, self.iso, self.order = surface, above, iso, order
         self.has_spfh = any('spfh' in lv for lv in iso.values())
-        # §8's minimum, judged per unit from the messages the file carries (provenance); the per-column
-        # fallback to §4 (a value missing or not finite at one grid point) is surface-reference's.
-        self.layer_fields = ('pres' in surface and ('tmp', 2.0) in above
-                             and (('spfh', 2.0) in above or ('rh', 2.0) in above)
-                             and ('ugrd', 10.0) in above and ('vgrd', 10.0) in above)
+        self.surface_step, self.above_step = surface_step, above_step
+        # §8's minimum and node heights, judged per unit (after the precision rule) from the messages the file
+        # carries (provenance); the per-column fallback to §4 (a value missing or not finite at one grid point)
+        # is surface-reference's.
+        self.heights = ref.unit_nodes(surface_step, above_step)
+        self.layer_fields = self.heights is not None
 
     @staticmethod
     def _values(h, grid, index):
@@ -142,7 +130,8 @@ class UnitFields:
                 'surface': {k: val(a) for k, a in self.surface.items()},
                 'above_ground': {k: val(a) for k, a in self.above.items()},
                 'isobaric': {pa: {k: val(a) for k, a in lv.items()} for pa, lv in self.iso.items()},
-                'isobaric_order': list(self.order), 'has_spfh': self.has_spfh}
+                'isobaric_order': list(self.order), 'has_spfh': self.has_spfh,
+                'surface_step': dict(self.surface_step), 'above_ground_step': dict(self.above_step)}
 
 
 # --- a column: surface-reference's state, evaluated with ln p kept for the blend ----------------------------------
@@ -196,6 +185,7 @@ class SurfaceSampler(sr.Sampler):
         self._fields = {}
         self._columns = {}
         self.fallbacks = 0        # columns where the layer was asked but the point lacked §8's minimum
+        self.node_mismatches = 0  # layer columns whose own nodes differ from their unit's surface_layer_nodes
 
     def fields(self, unit):
         f = self._fields.get(id(unit))
@@ -206,6 +196,11 @@ class SurfaceSampler(sr.Sampler):
 
     def unit_layer(self, unit):
         return LAYER_ON if self.fields(unit).layer_fields else LAYER_OFF
+
+    def unit_nodes(self, unit):
+        """The unit's `surface_layer_nodes`, or None when the layer is not joined."""
+        heights = self.fields(unit).heights
+        return None if heights is None else ref.provenance(heights)
 
     def column(self, unit, j, i):
         """LayerColumn at (j, i), or None when unusable (no finite terrain, no level, nothing above the layer)."""
@@ -224,6 +219,8 @@ class SurfaceSampler(sr.Sampler):
                 col = LayerColumn(state)
                 if self.surface_layer and not state['layer']:
                     self.fallbacks += 1
+                if state['layer'] and ref.provenance(state['heights']) != self.unit_nodes(unit):
+                    self.node_mismatches += 1
         self._columns[key] = col
         return col
 
@@ -250,6 +247,9 @@ def answer_with(request, sampler):
         d = u.describe()
         if sampler.surface_layer:
             d['surface_layer'] = sampler.unit_layer(u)
+            nodes = sampler.unit_nodes(u)
+            if nodes is not None:
+                d['surface_layer_nodes'] = nodes
         return d
     return sr.answer(request, sampler, fields=FIELDS, value=_zero, describe=describe)
 
@@ -302,6 +302,7 @@ def check_profiles(catalog, heights=(0, 1, 2, 5, 9.9, 10, 15, 30, 80, 100, 101, 
                 exp = ref.answer(unit.path, req)
                 got = sampler.sample(lat, lon, float(alt), t_ms, reference, ground, method, False)
                 assert exp['surface_layer'] == sampler.unit_layer(unit)
+                assert exp.get('surface_layer_nodes') == sampler.unit_nodes(unit), (lat, lon, when)
                 if 'error' in exp:
                     assert got['status'] == 'outside_vertical_range', (lat, lon, when, alt, got['status'])
                     n += 1

@@ -5,17 +5,17 @@ Run from the repository root (needs Debian python3-eccodes and numpy; no network
 
     /usr/bin/python3 scripts/surface-golden.py
 
-Every case is answered by scripts/surface-reference.py (imported as a module) on the GRIB file it names, relative
-to test/fixtures/grib/. The shape is cases.json's (name, file, run, forecast_hour, request, expected) with
-`request.surface_layer: true` and `expected.surface_layer` ("gfs_height_above_ground" or "unavailable"); `time`
-is the file's valid time. The places: lowland (52.0N 19.0E, 52.72N 24.83E), the coast at Gdansk and the open sea
-of its bay, and the highest model terrain of the 48-56N 13-25E sample (49.25N 20.0E, Tatra); heights from the
-model ground to 5000 m in both references, callers' grounds above and below the model's, heights below ground;
-the files: the real 2020-08-04 12Z f006 and 2020-07-21 12Z f000 grib-filter files, three filtered copies of the
-f006 in aloft-derived/ (no SPFH 2 m, no 20-50 m winds, no surface PRES; see ../grib/PROVENANCE.md) and the SPFH
-file derived/gfs.t12z.pgrb2.0p25.f006 (no above-ground fields and no surface PRES: "unavailable").
-MSL heights are written relative to each point's model ground (g_m + 0.05 rounded to 0.01 m, then g_m + h rounded
-to 0.1 m).
+Every case is answered by scripts/surface-reference.py (imported as a module) on the GRIB file it names, relative to
+test/fixtures/grib/. The shape is cases.json's (name, file, run, forecast_hour, request, expected) with
+`request.surface_layer: true` and `expected.surface_layer` ("gfs_height_above_ground" or "unavailable"), followed
+when the layer is joined by `expected.surface_layer_nodes` (the heights each variable uses after §8's precision
+rule); `time` is the file's valid time. The places: lowland (52.0N 19.0E, 52.72N 24.83E), the coast at Gdansk and
+the open sea of its bay, and the highest model terrain of the 48-56N 13-25E sample (49.25N 20.0E, Tatra); heights
+from the model ground to 5000 m in both references, callers' grounds above and below the model's, heights below
+ground; the files: the real 2020-08-04 12Z f006 and 2020-07-21 12Z f000 grib-filter files, three filtered copies of
+the f006 in aloft-derived/ (no SPFH 2 m, no 20-50 m winds, no surface PRES; see ../grib/PROVENANCE.md) and the SPFH
+file derived/gfs.t12z.pgrb2.0p25.f006 (no above-ground fields and no surface PRES: "unavailable"). MSL heights are
+written relative to each point's model ground (g_m + 0.05 rounded to 0.01 m, then g_m + h rounded to 0.1 m).
 """
 import calendar
 import importlib.util
@@ -89,6 +89,12 @@ def case(name, rel, point, altitudes, reference, ground=None):
         req['ground_elevation_m_msl'] = ground
     req['surface_layer'] = True
     expected = ref.answer(os.path.join(GRIB, rel), req)
+    if expected['surface_layer'] == 'gfs_height_above_ground':
+        # the unit's provenance is the grid point's own nodes in every file here
+        state = ref.build(ref.read_point(os.path.join(GRIB, rel), point[0], point[1]), req)
+        assert ref.provenance(state['heights']) == expected['surface_layer_nodes'], name
+    else:
+        assert 'surface_layer_nodes' not in expected, name
     return {'name': name, 'file': rel, 'run': run, 'forecast_hour': step, 'request': req, 'expected': expected}
 
 
@@ -152,7 +158,8 @@ def main():
     for c in out:
         e = c['expected']
         what = e.get('error') or f'{len(e["levels"])} levels'
-        print(f'{c["name"]}: {e["surface_layer"]}, {what}')
+        nodes = json.dumps(e['surface_layer_nodes']) if 'surface_layer_nodes' in e else ''
+        print(f'{c["name"]}: {e["surface_layer"]}, {what} {nodes}')
     print(f'wrote {os.path.relpath(OUT, ROOT)}: {len(out)} cases')
 
 

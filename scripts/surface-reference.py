@@ -7,15 +7,16 @@ Run from the repository root (needs Debian python3-eccodes and numpy; no network
     /usr/bin/python3 scripts/surface-reference.py --grib FILE --request '{"latitude": 52, ...}'
     /usr/bin/python3 scripts/surface-reference.py --grib FILE --nodes --request '{...}'   # raw nodes, for debugging
     /usr/bin/python3 scripts/surface-reference.py --check-plain test/fixtures/profiles     # §4 self-check
+    /usr/bin/python3 scripts/surface-reference.py --packing FILE...   # each §8 field's packing step, used or not
 
-The request is the profile body's physics part: latitude, longitude, altitudes_m, altitude_reference
-(agl | msl), optional ground_elevation_m_msl, and surface_layer (true for §8; absent or false gives the plain
-§4 column, exactly as the service defaults). `time` is ignored: FILE is the (run, step) unit the nearest-time rule
-picked. The answer is the `expected` object of test/fixtures/profiles/cases*.json: sampled_latitude,
-sampled_longitude, model_ground_elevation_m_msl, ground_elevation_m_msl, surface_layer (only when asked:
-"gfs_height_above_ground" or "unavailable"), coverage, and either `levels` (request order, every AtmosphereLevel
-field) or `error: "outside_vertical_range"`. `--check-plain` runs the plain §4 path on cases.json and
-cases-spfh.json (their files relative to test/fixtures/grib/) and compares with their numbers.
+The request is the profile body's physics part: latitude, longitude, altitudes_m, altitude_reference (agl | msl),
+optional ground_elevation_m_msl, and surface_layer (true for §8; absent or false gives the plain §4 column, exactly
+as the service defaults). `time` is ignored: FILE is the (run, step) unit the nearest-time rule picked. The answer
+is the `expected` object of test/fixtures/profiles/cases*.json: sampled_latitude, sampled_longitude,
+model_ground_elevation_m_msl, ground_elevation_m_msl, surface_layer (only when asked: "gfs_height_above_ground" or
+"unavailable"), surface_layer_nodes (only when the layer is joined), coverage, and either `levels` (request order,
+every AtmosphereLevel field) or `error: "outside_vertical_range"`. `--check-plain` runs the plain §4 path on
+cases.json and cases-spfh.json (their files relative to test/fixtures/grib/) and compares with their numbers.
 
 Written apart from the TypeScript engine, from docs/DESIGN.md §3, §4 and §8 only; it reads nothing under src/ and
 imports no other script. Fields are matched on GRIB codes (discipline, category, number, type of first fixed
@@ -24,13 +25,22 @@ field wins. Decoded values are rounded to float32 (the engine stores Float32Arra
 One grid point at a time, in the most literal way.
 
 Decisions where §8 leaves room (also written in test/fixtures/profiles/README-surface.md):
-- A node exists when its field is present AND finite at the grid point; u and v are separate variables.
-- h_top is the highest node over every variable present at the point (u, v, T, q, ln p; ln p's 0 m counts);
+- Precision rule (§8): a field is a node only when its packing step is at most its variable's tolerance
+  (`packing_step`, `TOLERANCE`, `fine`): step = 2.0 ** E / 10.0 ** D in float64 from section 5 (E
+  binaryScaleFactor, D decimalScaleFactor), 0 for IEEE packing (template 5.4); tolerances u, v 0.1 m/s, T 0.1 K,
+  q 1e-5 kg/kg, RH 0.5 %, p 10 Pa. A coarser field counts as missing, also for the minimum below (GFS's whole-kelvin
+  TMP at 80 and 100 m drops out: T runs from 2 m straight to the kept levels).
+- A node exists when its field is present, finite at the grid point and fine. A wind node at h needs BOTH UGRD
+  and VGRD at h (else both are left out at h); u and v are then interpolated separately.
+- `surface_layer_nodes` (provenance, when the layer is joined): the heights each variable uses, judged per unit
+  from the fields the file holds and the rule (`unit_nodes`); "specific_humidity" lists the SPFH heights and 2
+  when q at 2 m comes from RH. In every file here it equals the grid point's own nodes (`node_heights`).
+- h_top is the highest node used at the point by any variable (u, v, T, q, ln p; ln p's 0 m counts);
   pressure levels of §4's column are kept only when z > g_m + h_top (strictly; a level at or below is dropped).
 - The minimum (surface PRES, TMP 2 m, SPFH or RH 2 m, UGRD and VGRD 10 m, and a finite surface HGT) is judged at
-  the grid point; without it the answer is §4's column with surface_layer "unavailable".
-- q at 2 m: SPFH 2 m when finite, else RH 2 m by §4's NCEP inversion with T = TMP 2 m and p at 2 m taken from
-  the ln p interpolant (nodes 0 m, 80 m when present, then the kept pressure levels).
+  the grid point after the rule; without it the answer is §4's column with surface_layer "unavailable".
+- q at 2 m: SPFH 2 m when finite and fine, else RH 2 m (finite and fine) by §4's NCEP inversion with T = TMP 2 m and
+  p at 2 m taken from the ln p interpolant (nodes 0 m, 80 m when present, then the kept pressure levels).
 - Heights: z = ground + alt for agl (ground = caller's or model's), alt for msl; z < g_m (below the model
   terrain) or z above the top level is outside. Coverage minimum_msl_m = g_m, maximum the top level;
   the AGL pair is both minus the ground used. altitude_agl_m = z - ground.
@@ -69,6 +79,12 @@ T_HEIGHTS = (2.0, 80.0, 100.0)
 Q_HEIGHTS = (2.0, 80.0)
 P_HEIGHT = 80.0
 POWER = 1.0 / 7.0
+
+# The precision rule: a surface-layer field is a node only when its packing step is at most these (its units).
+TOLERANCE = {'ugrd': 0.1, 'vgrd': 0.1, 'tmp': 0.1, 'spfh': 1e-5, 'rh': 0.5, 'pres': 10.0}
+IEEE_TEMPLATE = 4
+# Provenance keys, in this order.
+NODE_KEYS = ('wind', 'temperature', 'specific_humidity', 'pressure')
 
 FIELDS = ['wind_u_ms', 'wind_v_ms', 'wind_speed_ms', 'wind_direction_deg', 'temperature_k', 'pressure_pa',
           'specific_humidity_kg_kg', 'relative_humidity_pct', 'density_kg_m3']
@@ -178,20 +194,24 @@ def _value(h, slat, slon):
     return float(np.float32(v))
 
 
-def read_point(path, lat, lon):
-    """All fields the profile can use, at the §3 grid point of (lat, lon).
+def packing_step(h):
+    """The field's packing step from section 5: 2^E / 10^D (float64, exactly so); 0 for IEEE packing (5.4)."""
+    if eccodes.codes_get_long(h, 'dataRepresentationTemplateNumber') == IEEE_TEMPLATE:
+        return 0.0
+    e = eccodes.codes_get_long(h, 'binaryScaleFactor')
+    d = eccodes.codes_get_long(h, 'decimalScaleFactor')
+    return 2.0 ** e / 10.0 ** d
 
-    Returns {'sampled': (lat, lon), 'surface': {name: v}, 'above_ground': {(name, m): v},
-             'isobaric': {pa: {name: v}}, 'isobaric_order': [pa in first-seen order], 'has_spfh': bool}.
-    A value is None when the bitmap marks it missing or it is not finite. First occurrence wins.
-    """
-    grid = point = None
-    surface, above, iso, order = {}, {}, {}, []
+
+def matched_fields(path):
+    """Each message of a file a §4/§8 column can use, in file order, as (handle, code, kind, key): kind 'surface'
+    (key: name), 'above_ground' (key: (name, metres)) or 'isobaric' (key: (pa, name)). Matched on GRIB codes, product
+    template 0 and one fixed surface; each handle is released once the next one is asked for."""
     with open(path, 'rb') as fh:
         while True:
             h = eccodes.codes_grib_new_from_file(fh)
             if h is None:
-                break
+                return
             try:
                 code = (eccodes.codes_get_long(h, 'discipline'), eccodes.codes_get_long(h, 'parameterCategory'),
                         eccodes.codes_get_long(h, 'parameterNumber'))
@@ -200,35 +220,55 @@ def read_point(path, lat, lon):
                         or eccodes.codes_get_long(h, 'typeOfSecondFixedSurface') != NO_SURFACE):
                     continue
                 if first == SURFACE and code in SURFACE_CODES:
-                    table, key = surface, SURFACE_CODES[code]
-                elif first == ABOVE_GROUND and code in ABOVE_GROUND_CODES:
-                    metres = (eccodes.codes_get_long(h, 'scaledValueOfFirstFixedSurface')
-                              / 10 ** eccodes.codes_get_long(h, 'scaleFactorOfFirstFixedSurface'))
-                    table, key = above, (ABOVE_GROUND_CODES[code], float(metres))
-                elif first == ISOBARIC and code in ISOBARIC_CODES:
-                    pa = float(eccodes.codes_get_long(h, 'scaledValueOfFirstFixedSurface')
-                               / 10 ** eccodes.codes_get_long(h, 'scaleFactorOfFirstFixedSurface'))
-                    if pa not in iso:
-                        iso[pa] = {}
-                        order.append(pa)
-                    table, key = iso[pa], ISOBARIC_CODES[code]
-                else:
-                    continue
-                g = _grid(h)
-                if grid is None:
-                    grid = g
-                    point = _point(grid, lat, lon)
-                elif g != grid:
-                    raise SystemExit(f'{path}: the grid differs between messages')
-                if key not in table:          # the first occurrence wins
-                    table[key] = _value(h, point[2], point[3])
+                    yield h, code, 'surface', SURFACE_CODES[code]
+                elif first in (ABOVE_GROUND, ISOBARIC):
+                    value = (eccodes.codes_get_long(h, 'scaledValueOfFirstFixedSurface')
+                             / 10 ** eccodes.codes_get_long(h, 'scaleFactorOfFirstFixedSurface'))
+                    if first == ABOVE_GROUND and code in ABOVE_GROUND_CODES:
+                        yield h, code, 'above_ground', (ABOVE_GROUND_CODES[code], float(value))
+                    elif first == ISOBARIC and code in ISOBARIC_CODES:
+                        yield h, code, 'isobaric', (float(value), ISOBARIC_CODES[code])
             finally:
                 eccodes.codes_release(h)
+
+
+def read_point(path, lat, lon):
+    """All fields the profile can use, at the §3 grid point of (lat, lon).
+
+    Returns {'sampled': (lat, lon), 'surface': {name: v}, 'above_ground': {(name, m): v},
+             'isobaric': {pa: {name: v}}, 'isobaric_order': [pa in first-seen order], 'has_spfh': bool,
+             'surface_step': {name: step}, 'above_ground_step': {(name, m): step}}.
+    A value is None when the bitmap marks it missing or it is not finite. First occurrence wins (its value and its
+    packing step). The steps' keys are the surface / above-ground fields the file holds.
+    """
+    grid = point = None
+    surface, above, iso, order = {}, {}, {}, []
+    steps = {'surface': {}, 'above_ground': {}}
+    for h, _code, kind, key in matched_fields(path):
+        if kind == 'isobaric':
+            pa, name = key
+            if pa not in iso:
+                iso[pa] = {}
+                order.append(pa)
+            table, key, step_table = iso[pa], name, None
+        else:
+            table, step_table = (surface if kind == 'surface' else above), steps[kind]
+        g = _grid(h)
+        if grid is None:
+            grid = g
+            point = _point(grid, lat, lon)
+        elif g != grid:
+            raise SystemExit(f'{path}: the grid differs between messages')
+        if key not in table:          # the first occurrence wins
+            table[key] = _value(h, point[2], point[3])
+            if step_table is not None:
+                step_table[key] = packing_step(h)
     if grid is None:
         raise SystemExit(f'{path}: no usable message')
     has_spfh = any('spfh' in lv for lv in iso.values())
     return {'sampled': (point[2], point[3]), 'surface': surface, 'above_ground': above, 'isobaric': iso,
-            'isobaric_order': order, 'has_spfh': has_spfh}
+            'isobaric_order': order, 'has_spfh': has_spfh,
+            'surface_step': steps['surface'], 'above_ground_step': steps['above_ground']}
 
 
 # --- §4 column and §8 nodes -------------------------------------------------------------------------------------
@@ -274,33 +314,72 @@ class Profile:
         return self.val[k] + a * (self.val[k + 1] - self.val[k])
 
 
+def fine(name, step):
+    """The precision rule: a field whose packing step exceeds its variable's tolerance is no node."""
+    return step <= TOLERANCE[name]
+
+
+def node_heights(has_surface, has_above):
+    """§8 node heights per variable after the precision rule and the wind pair rule, or None without the minimum.
+
+    has_surface(name) / has_above((name, h)) say whether a field may be a node (held, fine, and at a grid point
+    also finite). Returns {'wind', 'temperature', 'spfh', 'q2_from_rh', 'pressure'}: lists of heights (m above g_m)
+    and whether q at 2 m comes from RH 2 m.
+    """
+    wind = [h for h in WIND_HEIGHTS if has_above(('ugrd', h)) and has_above(('vgrd', h))]
+    temperature = [h for h in T_HEIGHTS if has_above(('tmp', h))]
+    spfh = [h for h in Q_HEIGHTS if has_above(('spfh', h))]
+    q2_from_rh = 2.0 not in spfh and has_above(('rh', 2.0))
+    pressure = [0.0] + ([P_HEIGHT] if has_above(('pres', P_HEIGHT)) else [])
+    if (not has_surface('pres') or 2.0 not in temperature or not (2.0 in spfh or q2_from_rh)
+            or 10.0 not in wind):
+        return None
+    return {'wind': wind, 'temperature': temperature, 'spfh': spfh, 'q2_from_rh': q2_from_rh,
+            'pressure': pressure}
+
+
+def unit_nodes(surface_step, above_step):
+    """The unit's node heights (provenance): the fields its file holds, judged by the rule; None: no layer."""
+    return node_heights(lambda name: name in surface_step and fine(name, surface_step[name]),
+                        lambda key: key in above_step and fine(key[0], above_step[key]))
+
+
+def provenance(heights):
+    """`surface_layer_nodes`: {wind, temperature, specific_humidity, pressure}, ascending whole metres."""
+    q = sorted(set(heights['spfh']) | ({2.0} if heights['q2_from_rh'] else set()))
+
+    def metres(hs):
+        out = []
+        for h in hs:
+            assert float(h).is_integer(), h
+            out.append(int(h))
+        return out
+    return {'wind': metres(heights['wind']), 'temperature': metres(heights['temperature']),
+            'specific_humidity': metres(q), 'pressure': metres(heights['pressure'])}
+
+
 def surface_nodes(pt, g_m):
     """§8 nodes per variable (lists of (h, value)), or None when the minimum is missing at the point."""
-    ag = pt['above_ground']
-    sfc = pt['surface']
-
-    def have(name, h):
-        return ag.get((name, h)) is not None
-
-    if (sfc.get('pres') is None or not have('tmp', 2.0) or not (have('spfh', 2.0) or have('rh', 2.0))
-            or not have('ugrd', 10.0) or not have('vgrd', 10.0)):
+    ag, ag_step = pt['above_ground'], pt['above_ground_step']
+    sfc, sfc_step = pt['surface'], pt['surface_step']
+    heights = node_heights(lambda name: sfc.get(name) is not None and fine(name, sfc_step[name]),
+                           lambda key: ag.get(key) is not None and fine(key[0], ag_step[key]))
+    if heights is None:
         return None
+    p_nodes = [(0.0, sfc['pres'])] + [(h, ag[('pres', h)]) for h in heights['pressure'][1:]]
     nodes = {
-        'u': [(h, ag[('ugrd', h)]) for h in WIND_HEIGHTS if have('ugrd', h)],
-        'v': [(h, ag[('vgrd', h)]) for h in WIND_HEIGHTS if have('vgrd', h)],
-        't': [(h, ag[('tmp', h)]) for h in T_HEIGHTS if have('tmp', h)],
-        'lnp': [(0.0, math.log(sfc['pres']))] + ([(P_HEIGHT, math.log(ag[('pres', P_HEIGHT)]))]
-                                                  if have('pres', P_HEIGHT) else []),
-        'p': [(0.0, sfc['pres'])] + ([(P_HEIGHT, ag[('pres', P_HEIGHT)])] if have('pres', P_HEIGHT) else []),
+        'u': [(h, ag[('ugrd', h)]) for h in heights['wind']],
+        'v': [(h, ag[('vgrd', h)]) for h in heights['wind']],
+        't': [(h, ag[('tmp', h)]) for h in heights['temperature']],
+        'lnp': [(h, math.log(p)) for h, p in p_nodes],
+        'p': p_nodes,
     }
-    # q: 2 m from SPFH when finite, else from RH (resolved once the ln p profile exists); 80 m from SPFH only.
-    q = []
-    if have('spfh', 2.0):
-        q.append((2.0, ag[('spfh', 2.0)]))
-    else:
-        q.append((2.0, ('rh', ag[('rh', 2.0)])))
-    q += [(h, ag[('spfh', h)]) for h in Q_HEIGHTS[1:] if have('spfh', h)]
+    # q: 2 m from SPFH when usable, else from RH (resolved once the ln p profile exists); 80 m from SPFH only.
+    q = [(h, ag[('spfh', h)]) for h in heights['spfh']]
+    if heights['q2_from_rh']:
+        q.insert(0, (2.0, ('rh', ag[('rh', 2.0)])))
     nodes['q'] = q
+    nodes['heights'] = heights
     return nodes
 
 
@@ -321,9 +400,11 @@ def build(pt, request):
         state['bottom'] = levels[0]['z']
         state['top'] = levels[-1]['z']
         return state
+    heights = nodes.pop('heights')
     h_top = max(h for var in nodes.values() for h, _ in var)
     kept = [lv for lv in levels if lv['z'] > g_m + h_top]
-    state.update(levels=kept, h_top=h_top, bottom=g_m, top=kept[-1]['z'] if kept else g_m + h_top)
+    state.update(levels=kept, h_top=h_top, bottom=g_m, top=kept[-1]['z'] if kept else g_m + h_top,
+                 heights=heights)
     assert kept, 'no pressure level above the surface layer'
 
     def prof(key, var, conv=None):
@@ -393,6 +474,8 @@ def answer(path, request):
            'model_ground_elevation_m_msl': g_m, 'ground_elevation_m_msl': ground}
     if state['want_layer']:
         out['surface_layer'] = 'gfs_height_above_ground' if state['layer'] else 'unavailable'
+        if state['layer']:
+            out['surface_layer_nodes'] = provenance(unit_nodes(pt['surface_step'], pt['above_ground_step']))
     bottom, top = state['bottom'], state['top']
     out['coverage'] = {'minimum_msl_m': bottom, 'maximum_msl_m': top,
                        'minimum_agl_m': bottom - ground, 'maximum_agl_m': top - ground}
@@ -415,9 +498,36 @@ def nodes_report(path, request):
     state = build(pt, dict(request, surface_layer=True))
     return {'sampled': pt['sampled'], 'surface': pt['surface'],
             'above_ground': {f'{k[0]}@{k[1]:g}m': v for k, v in sorted(pt['above_ground'].items())},
+            'steps': {f'{k[0]}@{k[1]:g}m': v for k, v in sorted(pt['above_ground_step'].items())},
+            'surface_steps': pt['surface_step'],
             'g_m': state['g_m'], 'layer': state['layer'], 'h_top': state.get('h_top'),
+            'nodes': provenance(state['heights']) if state['layer'] else None,
             'q2_from_rh': state.get('q2_from_rh'),
             'kept_levels': state['levels'][:4]}
+
+
+def packing_table(path):
+    """Rows (name, level, template, E, D, bits, step, tolerance, fine) of the §8 fields a file holds (first ones)."""
+    rows, seen = [], set()
+    names = {v: k for k, v in {'HGT': HGT, 'TMP': TMP, 'UGRD': UGRD, 'VGRD': VGRD, 'SPFH': SPFH, 'RH': RH,
+                               'PRES': PRES}.items()}
+    for h, code, kind, key in matched_fields(path):
+        if kind == 'isobaric':
+            continue
+        name, level = (key, 'surface') if kind == 'surface' else (key[0], f'{key[1]:g} m')
+        if (name, level) in seen:
+            continue
+        seen.add((name, level))
+        template = eccodes.codes_get_long(h, 'dataRepresentationTemplateNumber')
+        e = d = None
+        if template != IEEE_TEMPLATE:
+            e = eccodes.codes_get_long(h, 'binaryScaleFactor')
+            d = eccodes.codes_get_long(h, 'decimalScaleFactor')
+        step = packing_step(h)
+        tol = TOLERANCE.get(name)
+        rows.append((names[code], level, f'5.{template}', e, d, eccodes.codes_get_long(h, 'bitsPerValue'),
+                     step, tol, None if tol is None else fine(name, step)))
+    return rows
 
 
 # --- §4 self-check ----------------------------------------------------------------------------------------------
@@ -452,9 +562,17 @@ def main():
     ap.add_argument('--request', help='the request JSON (default: read stdin)')
     ap.add_argument('--nodes', action='store_true', help='print the raw inputs at the point instead')
     ap.add_argument('--check-plain', metavar='PROFILES_DIR', help='check §4 against cases.json, cases-spfh.json')
+    ap.add_argument('--packing', nargs='+', metavar='FILE', help="print each §8 field's packing step and the rule")
     args = ap.parse_args()
     if args.check_plain:
         sys.exit(0 if check_plain(args.check_plain) < 1e-5 else 1)
+    if args.packing:
+        for path in args.packing:
+            print(path)
+            for name, level, template, e, d, bits, step, tol, ok in packing_table(path):
+                rule = '(terrain, no node)' if tol is None else f'<= {tol:g}: {"node" if ok else "too coarse"}'
+                print(f'  {name:5} {level:8} {template:4} E={e!s:>3} D={d!s:>3} bits={bits:2} step={step:<8g} {rule}')
+        return
     if not args.grib:
         ap.error('--grib is required')
     request = json.loads(args.request) if args.request else json.load(sys.stdin)

@@ -1,10 +1,13 @@
 // A tap reporter for logs (scripts/tap.mjs picks it when stdout is not a terminal): one line per
 // test file that passes, the whole TAP output of a file that fails (every assertion, diagnostic
-// and the runner's note on how it ended), and tap's closing counts. tap pipes raw TAP through it
-// to stdout.
+// and the runner's note on how it ended), tap's closing counts, and every skipped test with its
+// file and the reason it gave (a skip is a test that did not run: it is named, never only counted).
+// tap pipes raw TAP through it to stdout.
 import { Transform } from 'node:stream'
 
 const TOP_RESULT = /^(not ok|ok) \d+ - (.*?)(?: # (time=[\d.]+m?s|SKIP.*|TODO.*))?$/
+/** A skipped test at any depth: its name and the reason it gave. */
+const SKIPPED = /^\s*ok \d+ - (.*?) # SKIP\s*(.*)$/
 
 export default class Summary extends Transform {
   #partial = ''
@@ -12,6 +15,9 @@ export default class Summary extends Transform {
   #block = []
   /** After a file's `not ok`: its diagnostics follow, indented, and are printed too. */
   #failing = false
+  /** The test file being read, and the skipped tests met so far ("file: name — reason"). */
+  #file = ''
+  #skipped = []
 
   out (line) {
     this.push(`${line}\n`)
@@ -27,10 +33,21 @@ export default class Summary extends Transform {
   _flush (callback) {
     if (this.#partial !== '') this.#line(this.#partial)
     for (const line of this.#block) this.out(line) // a file that never ended: all it said
+    if (this.#skipped.length > 0) {
+      this.out(`\nskipped (${this.#skipped.length}):`)
+      for (const s of this.#skipped) this.out(`  ${s}`)
+    }
     callback()
   }
 
   #line (line) {
+    const skipped = SKIPPED.exec(line)
+    if (skipped !== null) {
+      const [, name, reason] = skipped
+      // a skip's reason follows `# SKIP`, or (t.skip('…') in a subtest) is its name; each once
+      const named = `${/^\s/.test(line) ? `${this.#file}: ` : ''}${name}${reason === '' ? '' : ` — ${reason}`}`
+      if (!this.#skipped.includes(named)) this.#skipped.push(named)
+    }
     if (line === '' || /^\s/.test(line)) {
       if (this.#failing) this.out(line)
       else this.#block.push(line)
@@ -52,6 +69,7 @@ export default class Summary extends Transform {
       return
     }
     if (line.startsWith('# Subtest: ')) {
+      this.#file = line.slice('# Subtest: '.length)
       this.#block = [line]
       return
     }

@@ -18,7 +18,9 @@ from scripts/samples-surface-reference.py's sampler, whose columns are scripts/s
 of the descent's end is the model terrain g_m, bilinear and time-blended (the same sum of weights x g_m as §6's
 `agl` ground), so the flight lands on the model ground; every evaluation that clamped to any weighted column's
 range counts in `altitude_outside_column` (with the layer a column's bottom is its own g_m, so near the landing
-an evaluation below the highest corner's g_m clamps there).
+an evaluation below the highest corner's g_m clamps there). The columns obey §8's precision rule and wind pair rule
+through surface-reference.py (`node_heights`): in the bundled 2020-08-04 units TMP at 80 and 100 m (whole kelvins)
+is no node, so aloft's density (`descent_density: "model"`) takes T from 2 m straight to the kept levels.
 """
 import argparse
 import importlib.util

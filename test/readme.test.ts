@@ -81,17 +81,80 @@ t.test('no example names a port, a host or a key of its own: each reads the demo
   }
 })
 
-t.test('every sh block runs as pasted against the demo, no HTTP error', { skip: !works('curl', ['--version']) &&
-  'no curl here' }, async (t) => {
-  const { cwd, env } = await shell(t)
-  for (const b of runnable('sh')) {
-    const script = `set -eo pipefail\ncurl () { command curl --fail-with-body "$@"; }\n${b.code}`
-    const run = await exec('bash', ['-c', script], { cwd, env, encoding: 'utf8' }).then(
-      (r) => ({ code: 0, ...r }), (err: { code: number, stdout: string, stderr: string }) => err)
-    t.equal(run.code, 0, `README.md:${b.line}: ${b.code.split('\n')[0].slice(0, 90)}`,
-      { stdout: run.stdout.slice(0, 2000), stderr: run.stderr })
+/** What each sh block printed, by its line in the README. */
+const printed = new Map<number, string>()
+const hasCurl = works('curl', ['--version'])
+
+t.test('every sh block runs as pasted against the demo, no HTTP error', { skip: !hasCurl && 'no curl here' },
+  async (t) => {
+    const { cwd, env } = await shell(t)
+    for (const b of runnable('sh')) {
+      const script = `set -eo pipefail\ncurl () { command curl --fail-with-body "$@"; }\n${b.code}`
+      const run = await exec('bash', ['-c', script], { cwd, env, encoding: 'utf8' }).then(
+        (r) => ({ code: 0, ...r }), (err: { code: number, stdout: string, stderr: string }) => err)
+      t.equal(run.code, 0, `README.md:${b.line}: ${b.code.split('\n')[0].slice(0, 90)}`,
+        { stdout: run.stdout.slice(0, 2000), stderr: run.stderr })
+      printed.set(b.line, run.stdout)
+    }
+    t.match(await readFile(join(cwd, 'flight.kml'), 'utf8'), /<LineString>/, 'aloft trajectory wrote its KML')
+  })
+
+/**
+ * Where an answer the README shows differs from the one the demo gave, or null. `"…"` matches
+ * anything; an object with a `"…"` key may have more fields (else exactly those shown); an array
+ * entry beginning with `…` stands for further entries (those before it are the first, those after
+ * the last); a text ending in `…` is a beginning.
+ */
+function differs (shown: unknown, got: unknown, at = '$'): string | null {
+  if (typeof shown === 'string' && shown.startsWith('…')) return null
+  if (typeof shown === 'string' && shown.endsWith('…')) {
+    return typeof got === 'string' && got.startsWith(shown.slice(0, -1)) ? null : `${at}: ${JSON.stringify(got)}`
   }
-  t.match(await readFile(join(cwd, 'flight.kml'), 'utf8'), /<LineString>/, 'aloft trajectory wrote its KML')
+  if (Array.isArray(shown)) {
+    if (!Array.isArray(got)) return `${at}: not an array`
+    const gap = shown.findIndex((x) => typeof x === 'string' && x.startsWith('…'))
+    if (gap < 0 && shown.length !== got.length) return `${at}: ${got.length} entries, ${shown.length} shown`
+    const head = gap < 0 ? shown : shown.slice(0, gap)
+    const tail = gap < 0 ? [] : shown.slice(shown.findLastIndex((x) => typeof x === 'string' && x.startsWith('…')) + 1)
+    if (head.length + tail.length > got.length) return `${at}: ${got.length} entries, more shown`
+    for (const [k, x] of head.entries()) { const d = differs(x, got[k], `${at}[${k}]`); if (d !== null) return d }
+    for (const [k, x] of tail.entries()) {
+      const n = got.length - tail.length + k
+      const d = differs(x, got[n], `${at}[${n}]`)
+      if (d !== null) return d
+    }
+    return null
+  }
+  if (shown !== null && typeof shown === 'object') {
+    if (got === null || typeof got !== 'object' || Array.isArray(got)) return `${at}: not an object`
+    const fields = shown as Record<string, unknown>
+    const answer = got as Record<string, unknown>
+    if (!('…' in fields)) {
+      const extra = Object.keys(answer).filter((k) => !(k in fields))
+      if (extra.length > 0) return `${at}: fields not shown: ${extra.join(', ')}`
+    }
+    for (const [k, x] of Object.entries(fields)) {
+      if (k === '…') continue
+      if (!(k in answer)) return `${at}.${k}: missing`
+      const d = differs(x, answer[k], `${at}.${k}`)
+      if (d !== null) return d
+    }
+    return null
+  }
+  return Object.is(shown, got) ? null : `${at}: ${JSON.stringify(got)}, ${JSON.stringify(shown)} shown`
+}
+
+t.test('every answer shown after an example is the demo\'s answer but for the parts marked "…"', {
+  skip: !hasCurl && 'no curl here'
+}, async (t) => {
+  const shown = blocks.filter((b, k) => b.lang === 'json' && blocks[k - 1]?.lang === 'sh')
+  t.ok(shown.length >= 3, `${shown.length} answers shown after an example`)
+  for (const b of shown) {
+    const example = blocks[blocks.indexOf(b) - 1]
+    const out = printed.get(example.line)
+    if (out === undefined) { t.fail(`README.md:${example.line} did not run`); continue }
+    t.equal(differs(JSON.parse(b.code), JSON.parse(out)), null, `README.md:${b.line}`)
+  }
 })
 
 t.test('the python block runs as pasted', {

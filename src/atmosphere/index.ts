@@ -17,7 +17,7 @@ export {
 export { findLevel, onLevel, levelFraction, lerp } from './levels.js'
 export {
   SURFACE_FIELDS, SURFACE_NODE_CAPACITY, WIND_FIELD_HEIGHT_M, type SurfaceVariable, joinSurfaceLayer,
-  meetsSurfaceMinimum, powerLawShare
+  meetsSurfaceMinimum, powerLawShare, SURFACE_TOLERANCES, surfaceNodesUsed, surfaceLayerNodes, type SurfaceLayerNodes
 } from './surface-layer.js'
 export {
   LEVEL_FIELDS, LEVEL_FIELD_COUNT, type LevelField, writeLevel, columnValuesAt,

@@ -31,6 +31,51 @@ const RH = group('relative_humidity')
 const WIND_U = group('wind_u')
 const WIND_V = group('wind_v')
 
+/**
+ * §8's precision rule: a field is a node only when its packing step is at most its variable's
+ * tolerance (GFS packs TMP at 80 and 100 m in whole kelvins: as nodes they made 1 K steps in 20 m).
+ */
+export const SURFACE_TOLERANCES: Readonly<Record<SurfaceVariable, number>> = {
+  pressure: 10, temperature: 0.1, specific_humidity: 1e-5, relative_humidity: 0.5, wind_u: 0.1, wind_v: 0.1
+}
+
+/**
+ * Which SURFACE_FIELDS entries a unit's columns use as nodes, given each one's packing step (NaN or
+ * undefined: the unit lacks it): those at most their tolerance, and wind only at heights where both
+ * components are (so the nodes of "wind" are one list of heights).
+ */
+export function surfaceNodesUsed (steps: ReadonlyArray<number | undefined>): boolean[] {
+  const fine = SURFACE_FIELDS.map(([variable], k) => {
+    const step = steps[k]
+    return step !== undefined && step <= SURFACE_TOLERANCES[variable]
+  })
+  for (let k = 0; k < WIND_U.heights.length; k++) {
+    const both = fine[WIND_U.first + k] && fine[WIND_V.first + k]
+    fine[WIND_U.first + k] = both
+    fine[WIND_V.first + k] = both
+  }
+  return fine
+}
+
+/** The heights (m above the model ground) each variable's nodes stand at, as provenance names them. */
+export interface SurfaceLayerNodes {
+  wind: number[]
+  temperature: number[]
+  specific_humidity: number[]
+  pressure: number[]
+}
+
+/**
+ * Provenance's `surface_layer_nodes` for a unit whose fields `used` (SURFACE_FIELDS order) are its
+ * nodes; q's 2 m node is RH's at 2 m when SPFH at 2 m is not used.
+ */
+export function surfaceLayerNodes (used: readonly boolean[]): SurfaceLayerNodes {
+  const at = (g: { first: number, heights: number[] }): number[] => g.heights.filter((_, k) => used[g.first + k])
+  const q = at(SPFH)
+  if (!used[SPFH.first] && used[RH.first]) q.unshift(RH.heights[0])
+  return { wind: at(WIND_U), temperature: at(TEMPERATURE), specific_humidity: q, pressure: at(PRESSURE) }
+}
+
 /** Height (m above the model ground) of the lowest wind field; below it the power law holds. */
 export const WIND_FIELD_HEIGHT_M = 10
 /** Distinct node heights a joined column may have under its pressure levels. */

@@ -83,6 +83,7 @@ ${rows.join('\n')}
 
   explorer: ${service.url}/ (paste the API key at the top of the page)
   also: ${service.url}/v1/atmosphere/capabilities, ${service.url}/openapi.json
+  cache: ${config.cacheDir} (the units read, kept across runs; ALOFT_CACHE_DIR moves it)
   Ctrl-C stops it.`)
   await serveUntilSignal(service)
   return EXIT_CODES.ok.code

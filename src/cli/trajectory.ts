@@ -1,9 +1,12 @@
 // `aloft trajectory --lat … --lon … --time …`: asks a running service for a balloon flight and
 // prints its launch, burst (or float start) and how it ended; optionally writes the path as GeoJSON or KML.
 import { writeFile } from 'node:fs/promises'
-import type { TrajectoryPoint, TrajectoryRequest, TrajectoryResponse } from '../contract/index.js'
+import {
+  type ErrorItem, inWords, placeInWords, type Problem, type TrajectoryPoint, type TrajectoryRequest,
+  type TrajectoryResponse
+} from '../contract/index.js'
 import { CLIENT_VARIABLES } from '../config/index.js'
-import { east, ENSEMBLE_SPREAD_DEFAULTS, flightMarks, geojson, kml } from '../trajectory/index.js'
+import { east, ENSEMBLE_SPREAD_DEFAULTS, ensembleWords, flightMarks, geojson, kml } from '../trajectory/index.js'
 
 export interface Io { out: (text: string) => void, err: (text: string) => void }
 const stdio: Io = { out: (s) => { process.stdout.write(s) }, err: (s) => { process.stderr.write(s) } }
@@ -19,6 +22,8 @@ const USAGE = `usage: aloft trajectory --lat X --lon Y --time T [options]
   --descent R            descent rate at sea level, m/s (default 5)
   --float A --stop T     a float profile instead: float altitude (m MSL) until time T
   --launch-altitude A    m MSL (default: the model terrain)
+  --surface-layer        air from the model ground up: the model's near-ground fields joined under the pressure
+                         levels (docs/DESIGN.md §8), as the explorer flies by default
   --dataset RUN          pin a model run (RFC 3339)
   --members N            an ensemble of N members, spread by --ascent-sd (default ${SPREAD.ascent_rate_sd} m/s),
                          --burst-sd (${SPREAD.burst_altitude_sd} m), --descent-sd (${SPREAD.descent_rate_sd} m/s),
@@ -66,9 +71,11 @@ function parse (args: string[], env: NodeJS.ProcessEnv): Options {
   const numbers: Record<string, number> = {}
   const texts: Record<string, string> = {}
   let json = false
+  let surfaceLayer = false
   for (let k = 0; k < args.length; k++) {
     const a = args[k]
     if (a === '--json') { json = true; continue }
+    if (a === '--surface-layer') { surfaceLayer = true; continue }
     const name = NUMBERS[a] ?? TEXTS[a]
     if (name === undefined) throw new UsageError(`unknown option '${a}'`)
     const v = args[++k]
@@ -98,7 +105,8 @@ function parse (args: string[], env: NodeJS.ProcessEnv): Options {
     ...(texts.dataset !== undefined ? { dataset: texts.dataset } : {}),
     ...(floating
       ? { profile: 'float_profile', float_altitude: numbers.float_altitude, stop_datetime: texts.stop_datetime }
-      : { burst_altitude: numbers.burst_altitude ?? 30_000, descent_rate: numbers.descent_rate ?? 5 })
+      : { burst_altitude: numbers.burst_altitude ?? 30_000, descent_rate: numbers.descent_rate ?? 5 }),
+    ...(surfaceLayer ? { surface_layer: true } : {})
   }
   const ensemble = Object.fromEntries(Object.entries(numbers).filter(([n]) => ENSEMBLE.has(n)))
   const defaulted: string[] = []
@@ -126,6 +134,26 @@ function parse (args: string[], env: NodeJS.ProcessEnv): Options {
     ...(texts.geojson !== undefined ? { geojson: texts.geojson } : {}),
     ...(texts.kml !== undefined ? { kml: texts.kml } : {})
   }
+}
+
+/** The option that sets each request field (the inverse of NUMBERS and TEXTS), and its unit. */
+const OPTION_OF: Record<string, string> = {
+  ...Object.fromEntries(Object.entries({ ...NUMBERS, ...TEXTS }).map(([option, field]) => [field, option])),
+  surface_layer: '--surface-layer'
+}
+const UNITS: Record<string, string> = {
+  launch_latitude: '°', launch_longitude: '°', ascent_rate: ' m/s', descent_rate: ' m/s', burst_altitude: ' m',
+  float_altitude: ' m', launch_altitude: ' m', ascent_rate_sd: ' m/s', burst_altitude_sd: ' m', descent_rate_sd: ' m/s'
+}
+
+/** A 400's entry as a line: "--ascent: Must be more than 0 m/s (got -1)." */
+function itemLine (item: ErrorItem): string {
+  const path = item.loc[0] === 'body' || item.loc[0] === 'query' ? item.loc.slice(1) : item.loc
+  const field = String(path[path.length - 1] ?? '')
+  const option = path.length > 0 ? OPTION_OF[field] : undefined
+  const where = option ?? placeInWords(item.loc)
+  const given = item.input === undefined || typeof item.input === 'object' ? '' : ` (got ${JSON.stringify(item.input)})`
+  return `${where}: ${inWords(item, UNITS[field] ?? '').replace(/\.$/, '')}${given}.`
 }
 
 function describe (label: string, p: TrajectoryPoint): string {
@@ -161,9 +189,11 @@ export async function run (args: string[], io: Io = stdio, env: NodeJS.ProcessEn
     io.err(`aloft trajectory: cannot reach ${options.url}: ${(err as Error).message}\n`)
     return 1
   }
-  const body = await res.json() as TrajectoryResponse & { title?: string, detail?: string }
+  const body = await res.json() as TrajectoryResponse & Partial<Problem>
   if (res.status !== 200) {
     io.err(`aloft trajectory: ${res.status} ${body.title ?? ''}: ${body.detail ?? ''}\n`)
+    // each entry under the option that sets its field, in words, as the explorer says it at its input
+    for (const item of body.errors ?? []) io.err(`  ${itemLine(item)}\n`)
     return 1
   }
   if (options.json) {
@@ -172,11 +202,10 @@ export async function run (args: string[], io: Io = stdio, env: NodeJS.ProcessEn
     // the names every reader of a flight uses: the last point is a landing only when it landed
     for (const m of flightMarks(body)) io.out(describe(m.name, m.point))
     for (const [name, w] of Object.entries(body.warnings)) io.out(`warning  ${name} (${w.count}): ${w.description}\n`)
-    const spread = body.ensemble?.landing
-    if (spread !== undefined && spread !== null) {
-      io.out(`ensemble ${spread.members_landed} landed around ${spread.mean_latitude.toFixed(5)}, ` +
-        `${east(spread.mean_longitude).toFixed(5)}: p50 ${spread.p50_distance_km.toFixed(2)} km, p95 ` +
-        `${spread.p95_distance_km.toFixed(2)} km, max ${spread.max_distance_km.toFixed(2)} km\n`)
+    if (body.ensemble !== undefined) {
+      // every member's ending, and a spread only over enough landings to mean one (as the explorer says it)
+      const words = ensembleWords(body.ensemble, (lat, lon) => `${lat.toFixed(5)}, ${east(lon).toFixed(5)}`)
+      io.out(`ensemble ${words.outcomes} ${words.spread}\n`)
     }
   }
   if (options.geojson !== undefined) await writeFile(options.geojson, `${JSON.stringify(geojson(body))}\n`)

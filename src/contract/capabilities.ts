@@ -118,9 +118,13 @@ export const Capabilities = Type.Object({
     routes: Type.Array(Type.String()),
     fields: Type.Array(Type.Object({
       variable: Type.String(),
-      heights_m_agl: Type.Array(Type.Number(), { description: 'metres above the model ground (0: the surface)' })
+      heights_m_agl: Type.Array(Type.Number(), { description: 'metres above the model ground (0: the surface)' }),
+      tolerance: Type.Number({ description: 'the coarsest packing step a field of this variable may have and be ' +
+        'used' }),
+      unit: Type.String({ description: 'of the tolerance' })
     }, { additionalProperties: false }), { description: 'the model\'s near-ground fields a column joins, ' +
-      'each where the unit holds it' }),
+      'each where the unit holds it at the precision rule\'s tolerance' }),
+    precision_rule: Type.String({ description: 'which fields are used as nodes' }),
     wind_below_m_agl: Type.Number({ description: 'below this height wind follows the 1/7 power law, 0 at the ground' }),
     dataset: Type.String(),
     vertical_interpolation: Type.String()

@@ -3,7 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { ALTITUDE_REFERENCES, LIMITS } from './limits.js'
 import {
-  DateTime, Nullable, NullableNumber, StringEnum, SurfaceLayerOption, SurfaceLayerProvenance
+  DateTime, Nullable, NullableNumber, StringEnum, SurfaceLayerOption, SurfaceLayerProvenance, SurfaceLayerNodes
 } from './schema-parts.js'
 
 export const QUALITY_OPTIONS = ['best_available', 'immediate'] as const
@@ -66,6 +66,7 @@ export const AtmosphereProvenance = Type.Object({
   source_sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
   specific_humidity_source: Type.Optional(StringEnum(['spfh', 'rh_inverted_ncep_upp'] as const)),
   surface_layer: Type.Optional(SurfaceLayerProvenance),
+  surface_layer_nodes: Type.Optional(SurfaceLayerNodes),
   model: Type.Optional(Type.String()),
   dataset: Type.Optional(Type.String()),
   grid_spacing_degrees: Type.Optional(Type.Number()),

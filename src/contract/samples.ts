@@ -4,7 +4,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { ALTITUDE_REFERENCES, LIMITS } from './limits.js'
 import { METHOD_FIELDS } from './methods.js'
-import { Nullable, SurfaceLayerOption, SurfaceLayerProvenance } from './schema-parts.js'
+import { Nullable, SurfaceLayerNodes, SurfaceLayerOption, SurfaceLayerProvenance } from './schema-parts.js'
 
 /** The Arrow IPC stream media type, accepted in and answered out. */
 export const ARROW_STREAM = 'application/vnd.apache.arrow.stream'
@@ -67,6 +67,7 @@ export const SampleUnit = Type.Object({
   retrieved_at: Nullable(DateTime),
   specific_humidity_source: Nullable(StringEnum(['spfh', 'rh_inverted_ncep_upp'] as const)),
   surface_layer: Type.Optional(Nullable(SurfaceLayerProvenance)),
+  surface_layer_nodes: Type.Optional(SurfaceLayerNodes),
   sources: Type.Array(Type.Object({
     unit_key: Type.String({ description: 'the source piece (whole file, or a sub-region tile)' }),
     source_sha256: Sha256,

@@ -15,7 +15,19 @@ export const NullableNumber = (options: { minimum: number, maximum: number, desc
 export const SurfaceLayerOption = Type.Boolean({
   default: false,
   description: "join the model's own near-ground fields (wind 10–100 m, temperature 2–100 m, humidity 2–80 m, " +
-    'surface pressure) under the pressure levels, so the column starts at the model ground'
+    'pressure 0 and 80 m) under the pressure levels, so the column starts at the model ground; a field packed ' +
+    "coarser than its variable's tolerance is not used (provenance's surface_layer_nodes names the heights used)"
+})
+/** The heights each variable's surface-layer nodes stood at (docs/DESIGN.md §8's precision rule). */
+export const SurfaceLayerNodes = Type.Object({
+  wind: Type.Array(Type.Number()),
+  temperature: Type.Array(Type.Number()),
+  specific_humidity: Type.Array(Type.Number(), { description: 'with 2 m from RH at 2 m when SPFH there is not used' }),
+  pressure: Type.Array(Type.Number(), { description: '0: the surface' })
+}, {
+  additionalProperties: false,
+  description: 'metres above the model ground of the fields each variable was interpolated through, under the kept ' +
+    "pressure levels: those the unit holds whose packing step is at most the variable's tolerance"
 })
 /** Whether the answer's columns joined the surface layer (present only when it was asked for). */
 export const SurfaceLayerProvenance = StringEnum(SURFACE_LAYER_STATES, {

@@ -17,7 +17,10 @@ export const TRAJECTORY_WARNINGS = {
   left_source_coverage: 'The flight left the source\'s coverage in place or time; it ends at the last state that ' +
     'could be evaluated.',
   unusable_source_column: 'The flight reached a source column that cannot be used; it ends at the last state that ' +
-    'could be evaluated.'
+    'could be evaluated.',
+  started_below_model_ground: 'The descent (or float) began at or below the model ground, so the flight ended ' +
+    'where it was, at once: raise the burst (or float) altitude above the model terrain there (GET /api/ruaumoko ' +
+    'answers it). Count: flights that did.'
 } as const
 export type TrajectoryWarning = keyof typeof TRAJECTORY_WARNINGS
 
@@ -27,7 +30,8 @@ export type TrajectoryWarning = keyof typeof TRAJECTORY_WARNINGS
  * for a landing.
  */
 export const FLIGHT_OUTCOMES = {
-  landed: 'The flight came down to the model ground; its last point is the landing.',
+  landed: 'The flight came down to the model ground, or began its descent (or float) at or below it ' +
+    '(warning started_below_model_ground); its last point is the landing.',
   float_ended: 'The float reached stop_datetime; its last point is where the float ended, aloft.',
   left_source_coverage: 'The flight left the source\'s data in place or time before it ended; its last point ' +
     'is where it left the data, not a landing.',

@@ -1,7 +1,8 @@
 // GRIB2 fields of one unit → a tile (see layout.ts): the fields a column needs, first occurrence
 // of each (variable, level), decoded and copied into [variable][level][row][col] order, and the
-// surface layer's near-ground fields the unit holds, a plane each.
-import { decodeField, indexOf, type GribField, type LatLonGrid } from '../grib/index.js'
+// surface layer's near-ground fields the unit holds at the precision §8 asks, a plane each.
+import { surfaceNodesUsed } from '../atmosphere/index.js'
+import { dataParams, decodeField, indexOf, packingStep, type GribField, type LatLonGrid } from '../grib/index.js'
 import { LEVEL_ISOBARIC, LEVEL_SURFACE, SURFACE_LAYER_RECORDS, surfaceLayerIndex } from '../source/index.js'
 import {
   TILE_VARIABLES, TileError, VAR, tileLayout, type GridBox, type TileLayout, type TileVariable
@@ -70,8 +71,10 @@ export function decodeTile (
   }
   if (!present[VAR.SPFH] && !present[VAR.RH]) throw new TileError('the unit has neither SPFH nor RH on isobaric levels')
 
+  // a near-ground field coarser than its variable's tolerance is left out like a missing one (§8)
+  const used = surfaceNodesUsed(nearGround.map((f) => f === undefined ? undefined : packingStep(dataParams(bytes, f))))
   const b = box === undefined ? { i0: 0, j0: 0, ni: grid.ni, nj: grid.nj } : clip(box, grid)
-  const layout = tileLayout(grid, b, levelsPa, present, nearGround.map((f) => f !== undefined))
+  const layout = tileLayout(grid, b, levelsPa, present, used)
   const buffer = shared ? new SharedArrayBuffer(layout.length * 4) : new ArrayBuffer(layout.length * 4)
   const values = new Float32Array(buffer).fill(NaN)
   const scratch = new Float32Array(grid.numberOfPoints)
@@ -86,7 +89,9 @@ export function decodeTile (
     }
   }
   copy(surface, layout.surfaceOffset)
-  nearGround.forEach((f, k) => { if (f !== undefined) copy(f, layout.surfaceOffset + (1 + k) * layout.strides.level) })
+  nearGround.forEach((f, k) => {
+    if (f !== undefined && used[k]) copy(f, layout.surfaceOffset + (1 + k) * layout.strides.level)
+  })
   for (let v = 0; v < TILE_VARIABLES.length; v++) {
     for (let k = 0; k < levelsPa.length; k++) {
       const field = isobaric.get(`${TILE_VARIABLES[v]}@${levelsPa[k]}`)

@@ -19,7 +19,7 @@ export interface TileLayout {
   levelsPa: number[]
   /** Per variable: whether the unit holds it at any level. */
   present: boolean[]
-  /** Per SURFACE_FIELDS entry: whether the unit holds it. */
+  /** Per SURFACE_FIELDS entry: whether the unit holds it as a node (at the precision docs/DESIGN.md §8 asks). */
   surfacePresent: boolean[]
   /** The source grid (as the GRIB grid section gives it) and the box of it this tile holds. */
   grid: LatLonGrid

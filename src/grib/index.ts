@@ -16,6 +16,7 @@ export { MAX_POINTS } from './section3.js'
 export type { LatLonGrid } from './section3.js'
 export type { Level } from './section4.js'
 export type { DataParams } from './section5.js'
+export { packingStep } from './section5.js'
 export { parameterName, PACKING_NAMES, LEVEL_TYPES } from './tables.js'
 
 export interface GribOptions {

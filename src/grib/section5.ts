@@ -31,6 +31,14 @@ export function readDataHeader (
   return { template, numberOfValues: u32(b, o + 5), bitsPerValue }
 }
 
+/**
+ * The packing's step, 2^E / 10^D: decoded values lie on a grid of that spacing (plus the reference), so
+ * a field is no finer than it (docs/DESIGN.md §8's precision rule).
+ */
+export function packingStep (p: Pick<DataParams, 'binaryScale' | 'decimalScale'>): number {
+  return 2 ** p.binaryScale / 10 ** p.decimalScale
+}
+
 /** Fixed length of section 5 for each template aloft decodes. */
 const DRS_LENGTH: Record<number, number> = { 0: 21, 2: 47, 3: 49, 40: 23, 41: 21 }
 

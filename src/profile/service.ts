@@ -3,7 +3,8 @@
 // shared tile) → response with provenance.
 import { gridPointIndex } from '../grib/index.js'
 import {
-  PROVENANCE_DEFAULTS, computeProfile, surfaceLayerMethods, type ProfileResult, type SurfaceLayerState
+  PROVENANCE_DEFAULTS, computeProfile, surfaceLayerMethods, surfaceLayerNodes, type ProfileResult,
+  type SurfaceLayerState
 } from '../atmosphere/index.js'
 import { type AtmosphereRequest, type AtmosphereResponse, rfc3339Kept } from '../contract/index.js'
 import { type Source } from '../source/index.js'
@@ -139,17 +140,23 @@ export class ProfileService {
         source_sha256: unit.sha256,
         specific_humidity_source: result.specific_humidity_source,
         ...PROVENANCE_DEFAULTS,
-        ...surfaceLayerProvenance(result.surface_layer)
+        ...surfaceLayerProvenance(result.surface_layer, unit.layout.surfacePresent)
       }
     }
     return { response, sharable }
   }
 }
 
-/** Provenance's surface_layer, and with the layer joined its dataset and method (docs/DESIGN.md §8). */
-function surfaceLayerProvenance (state: SurfaceLayerState | null): Partial<AtmosphereResponse['provenance']> {
+/**
+ * Provenance's surface_layer, and with the layer joined the heights of its nodes (the unit's fields
+ * `used`), its dataset and method (docs/DESIGN.md §8).
+ */
+function surfaceLayerProvenance (
+  state: SurfaceLayerState | null, used: readonly boolean[]
+): Partial<AtmosphereResponse['provenance']> {
   if (state === null) return {}
   return state === 'unavailable'
     ? { surface_layer: state }
-    : { surface_layer: state, ...surfaceLayerMethods(PROVENANCE_DEFAULTS.vertical_interpolation) }
+    : { surface_layer: state, surface_layer_nodes: surfaceLayerNodes(used),
+        ...surfaceLayerMethods(PROVENANCE_DEFAULTS.vertical_interpolation) }
 }

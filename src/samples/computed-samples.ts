@@ -4,7 +4,7 @@
 // listed: its points are outside the coverage after all and name no unit, as planning does.
 import { type SampleUnit, rfc3339Kept } from '../contract/index.js'
 import { VAR, type DecodedUnit } from '../field/index.js'
-import { meetsSurfaceMinimum } from '../atmosphere/index.js'
+import { meetsSurfaceMinimum, surfaceLayerNodes } from '../atmosphere/index.js'
 import { validTime } from '../source/index.js'
 import type { Plan } from './plan.js'
 import type { SampleOptions } from './points.js'
@@ -92,15 +92,20 @@ function describeUnits (
       retrieved_at: sources.length === 1 ? sources[0].retrieved_at : null,
       specific_humidity_source: first === undefined ? null
         : first.layout.present[VAR.SPFH] ? 'spfh' : 'rh_inverted_ncep_upp',
-      ...(surfaceLayer
-        ? { surface_layer: first === undefined ? null : surfaceLayerOf(first) }
-        : {}),
+      ...(surfaceLayer ? surfaceLayerOf(first) : {}),
       sources
     }
   })
 }
 
-/** Whether a unit's columns join the surface layer: it holds §8's minimum fields. */
-function surfaceLayerOf (unit: DecodedUnit): 'gfs_height_above_ground' | 'unavailable' {
-  return meetsSurfaceMinimum((k) => unit.layout.surfacePresent[k]) ? 'gfs_height_above_ground' : 'unavailable'
+/**
+ * Whether a unit's columns join the surface layer (it holds §8's minimum fields at their precision),
+ * and then the heights of its nodes; null when no piece of the unit was read.
+ */
+function surfaceLayerOf (unit: DecodedUnit | undefined): Pick<SampleUnit, 'surface_layer' | 'surface_layer_nodes'> {
+  if (unit === undefined) return { surface_layer: null }
+  const used = unit.layout.surfacePresent
+  return meetsSurfaceMinimum((k) => used[k])
+    ? { surface_layer: 'gfs_height_above_ground', surface_layer_nodes: surfaceLayerNodes(used) }
+    : { surface_layer: 'unavailable' }
 }

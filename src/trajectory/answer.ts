@@ -47,6 +47,7 @@ export async function flightAnswer (
   }
   warn('altitude_outside_column', first.clamped)
   if (first.end !== 'complete') warn(first.end, 1)
+  warn('started_below_model_ground', flights.reduce((n, f) => f.startedBelowGround ? n + 1 : n, 0))
   const ensemble = f.spread === undefined ? undefined : await ensembleSummary(flights, f)
   return {
     request: requestEcho(req, f),
@@ -59,9 +60,13 @@ export async function flightAnswer (
   }
 }
 
-/** How a flight ended, in the contract's words: a complete flight landed, or its float ended. */
+/**
+ * How a flight ended, in the contract's words: a complete flight landed, or its float ended; one
+ * whose descent or float began below the model ground landed where it began.
+ */
 function outcomeOf (f: Flight, profile: Profile): FlightOutcome {
   if (f.end !== 'complete') return f.end
+  if (f.startedBelowGround) return 'landed'
   return profile === 'float_profile' ? 'float_ended' : 'landed'
 }
 

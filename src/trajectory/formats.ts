@@ -23,6 +23,52 @@ export const END_NAMES: Record<FlightOutcome, string> = {
   unusable_source_column: 'unusable data here'
 }
 
+/** How members that ended each way are counted in words ("47 left the data before landing"). */
+const OUTCOME_WORDS: Record<FlightOutcome, string> = {
+  landed: 'landed',
+  float_ended: 'ended their float',
+  left_source_coverage: 'left the data before landing',
+  unusable_source_column: 'met unusable data before landing'
+}
+
+/**
+ * Fewer landings than this make no spread worth showing: a 95th percentile of fewer than ten
+ * distances is only their farthest, and a ring around a few landings of many looks like a tight
+ * forecast (docs/DESIGN.md §9).
+ */
+export const MIN_LANDINGS_FOR_SPREAD = 10
+
+/** An ensemble in words: how every member ended, and its landing spread or why there is none to show. */
+export interface EnsembleWords {
+  /** "50 members: 3 landed, 47 left the data before landing." */
+  outcomes: string
+  /** The spread over the landed members, their count beside it; or why no spread is shown. */
+  spread: string
+  /** Whether a spread (the ring) is worth drawing. */
+  showSpread: boolean
+}
+
+export function ensembleWords (ensemble: NonNullable<TrajectoryResponse['ensemble']>,
+  place: (latitude: number, longitude: number) => string): EnsembleWords {
+  const counts = new Map<FlightOutcome, number>()
+  for (const m of ensemble.members) counts.set(m.outcome, (counts.get(m.outcome) ?? 0) + 1)
+  const n = ensemble.members.length
+  const outcomes = `${n} members: ` + [...counts].sort((a, b) => b[1] - a[1])
+    .map(([outcome, count]) => `${count === n && n > 2 ? 'all' : count} ${OUTCOME_WORDS[outcome]}`).join(', ') + '.'
+  const s = ensemble.landing
+  const landed = s?.members_landed ?? 0
+  if (s === null || landed === 0) return { outcomes, spread: 'None landed: no landing spread.', showSpread: false }
+  if (landed < MIN_LANDINGS_FOR_SPREAD) {
+    return { outcomes, showSpread: false, spread: `Only ${landed} of ${n} landed: too few for a landing spread ` +
+      `to mean anything (at least ${MIN_LANDINGS_FOR_SPREAD} are needed).` }
+  }
+  const km = (x: number): string => x.toFixed(1)
+  const of = landed < n ? ` (of ${n})` : ''
+  return { outcomes, showSpread: true, spread: `Landing spread of the ${landed} landed${of} ` +
+    `around their mean (${place(s.mean_latitude, s.mean_longitude)}): half within ${km(s.p50_distance_km)} km, ` +
+    `95 % within ${km(s.p95_distance_km)} km, the farthest ${km(s.max_distance_km)} km.` }
+}
+
 export type MarkKind = 'launch' | 'burst' | 'float_start' | FlightOutcome
 
 /** A named point of the flight. */

@@ -1,5 +1,8 @@
 // Public API of the trajectory room: what other rooms may use of it.
-export { east, END_NAMES, type FlightMark, flightMarks, flightPath, geojson, kml, type MarkKind } from './formats.js'
+export {
+  east, END_NAMES, ensembleWords, type EnsembleWords, type FlightMark, flightMarks, flightPath, geojson, kml,
+  type MarkKind, MIN_LANDINGS_FOR_SPREAD
+} from './formats.js'
 export { TrajectoryService } from './service.js'
 export { ENSEMBLE_SPREAD_DEFAULTS } from './spread-defaults.js'
 export { FlightInputError } from './request.js'

@@ -61,3 +61,12 @@ export function greatCircleKm (lat1: number, lon1: number, lat2: number, lon2: n
   const a = Math.sin(dp / 2) ** 2 + Math.cos(p1) * Math.cos(p2) * Math.sin(dl / 2) ** 2
   return 2 * EARTH_RADIUS_M / 1000 * Math.asin(Math.min(1, Math.sqrt(a)))
 }
+
+/** The state a fraction of the way from one state to the next (longitude along the short way round). */
+export function between (
+  t0: number, lat0: number, lon0: number, alt0: number, lat1: number, lon1: number, alt1: number,
+  frac: number, step: number
+): number[] {
+  const dlon = ((lon1 - lon0 + 540) % 360) - 180
+  return [t0 + frac * step, lat0 + frac * (lat1 - lat0), wrapLongitude(lon0 + frac * dlon), alt0 + frac * (alt1 - alt0)]
+}

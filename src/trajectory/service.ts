@@ -65,6 +65,12 @@ export class TrajectoryService {
       launch_datetime: rfc3339(seen.timeMs), ascent_rate: seen.ascentRate }
     const ground = await launchGround(air, at, seen.timeMs, run)
     const aloft = { ...seen, altitude: seen.altitude ?? ground }
+    if (aloft.altitude < ground) {
+      // flown back from underground it would "leave the ground" before it was seen (docs/DESIGN.md §9)
+      throw new FlightInputError([issue('launch_altitude', `Must not be below the model ground here ` +
+        `(${Math.round(ground * 10) / 10} m MSL; GET /api/ruaumoko/ answers it): a balloon seen aloft is above it`,
+      'value_error', aloft.altitude)])
+    }
     const flight = await flyBack(aloft, air, this.#o, signal)
     const warnings: ReverseResponse['warnings'] = {}
     if (flight.clamped > 0) {

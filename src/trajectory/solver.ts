@@ -2,7 +2,7 @@
 // stepped together so that each RK4 stage is one batched evaluation of the air. It knows
 // nothing of GRIB or HTTP: it takes an `Air` (the samples engine in the service, synthetic
 // winds in the tests), and of balloons only the stage rules (stages.ts).
-import { STEP_S, latitudeRate, longitudeRate, wrapLongitude } from './models.js'
+import { STEP_S, between, latitudeRate, longitudeRate, wrapLongitude } from './models.js'
 import { AIR_OK, AIR_OUTSIDE, airBatch, type Air, type AirBatch } from './air-batch.js'
 import { ruleOf, type Stage, type StageName } from './stages.js'
 
@@ -31,6 +31,8 @@ export interface Flight {
   end: FlightEnd
   /** Evaluations whose altitude lay outside the column (the nearest level answered). */
   clamped: number
+  /** A descent or float began at or below the model ground and ended there at once (docs/DESIGN.md §9). */
+  startedBelowGround: boolean
 }
 
 /**
@@ -81,6 +83,8 @@ class Flights {
   readonly #pending: Uint8Array
   /** alt − ground at the last confirmed state of a ground-ended stage. */
   readonly #above: Float64Array
+  /** 1 until the first evaluation of the flight's current stage has been checked. */
+  readonly #fresh: Uint8Array
   /** k1 … k4 (3 each) per flight. */
   readonly #k: Float64Array
 
@@ -96,11 +100,13 @@ class Flights {
     this.#prev = new Float64Array(4 * n)
     this.#pending = new Uint8Array(n)
     this.#above = new Float64Array(n)
+    this.#fresh = new Uint8Array(n).fill(1)
     this.#k = new Float64Array(12 * n)
     this.flights = specs.map((s) => ({
       stages: [{ stage: s.stages[0].kind, points: [s.t, s.latitude, wrapLongitude(s.longitude), s.altitude] }],
       end: 'complete',
-      clamped: 0
+      clamped: 0,
+      startedBelowGround: false
     }))
     this.active = specs.map((s, f) => {
       this.#t[f] = s.t
@@ -142,13 +148,23 @@ class Flights {
         this.#end(f, batch.status[b])
         continue
       }
-      if (ruleOf(this.#stageOf(f)).endsOnGround) {
-        const above = y[3 * f + 2] - batch.ground[b]
+      const rule = ruleOf(this.#stageOf(f))
+      const above = y[3 * f + 2] - batch.ground[b]
+      if (this.#fresh[f] === 1) {
+        this.#fresh[f] = 0
+        if (rule.landsIfStartedBelowGround && above <= 0) {
+          // it ends where it is: its stage holds its start alone
+          this.flights[f].startedBelowGround = true
+          continue
+        }
+      }
+      if (rule.endsOnGround) {
         if (this.#pending[f] === 1) {
           this.#pending[f] = 0
           if (above <= 0) {
             const p = 4 * f
-            const frac = this.#above[f] / (this.#above[f] - above)
+            // inside the last step: the state before it was confirmed above the ground
+            const frac = Math.min(1, Math.max(0, this.#above[f] / (this.#above[f] - above)))
             const [t, lat, lon, alt] = between(this.#prev[p], this.#prev[p + 1], this.#prev[p + 2], this.#prev[p + 3],
               y[3 * f], y[3 * f + 1], y[3 * f + 2], frac, this.#step)
             this.#record(f, t, lat, lon, alt)
@@ -261,6 +277,7 @@ class Flights {
     this.#y[3 * f + 1] = at[2]
     this.#y[3 * f + 2] = at[3]
     this.#pending[f] = 0
+    this.#fresh[f] = 1
     return !ruleOf(stage).overAt(stage, at[0])
   }
 
@@ -278,13 +295,4 @@ class Flights {
   #stageOf (f: number): Stage {
     return this.#specs[f].stages[this.#stage[f]]
   }
-}
-
-/** The state a fraction of the way from one state to the next (longitude along the short way round). */
-function between (
-  t0: number, lat0: number, lon0: number, alt0: number, lat1: number, lon1: number, alt1: number,
-  frac: number, step: number
-): number[] {
-  const dlon = ((lon1 - lon0 + 540) % 360) - 180
-  return [t0 + frac * step, lat0 + frac * (lat1 - lat0), wrapLongitude(lon0 + frac * dlon), alt0 + frac * (alt1 - alt0)]
 }

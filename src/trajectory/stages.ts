@@ -27,6 +27,11 @@ export interface StageRule<S extends Stage> {
    * the model terrain under the new state): its steps wait for that check before being recorded.
    */
   endsOnGround: boolean
+  /**
+   * Starting at or below the model ground, the stage ends where it is, at once, and the flight has
+   * landed (docs/DESIGN.md §9): a descent or float cannot begin underground.
+   */
+  landsIfStartedBelowGround: boolean
   /** The stage is over as it starts (a float whose stop time has come already). */
   overAt: (stage: S, t: number) => boolean
 }
@@ -39,12 +44,14 @@ export const STAGE_RULES: Rules = {
     crossing: (stage, _t0, alt0, alt1) => alt1 >= stage.altitude ? (stage.altitude - alt0) / (alt1 - alt0) : -1,
     endAltitude: (stage) => stage.altitude,
     endsOnGround: false,
+    landsIfStartedBelowGround: false,
     overAt: () => false
   },
   float: {
     climb: () => 0,
     crossing: (stage, t0, _alt0, _alt1, step) => t0 + step >= stage.stop ? (stage.stop - t0) / step : -1,
     endsOnGround: false,
+    landsIfStartedBelowGround: true,
     overAt: (stage, t) => t >= stage.stop
   },
   reverse: {
@@ -52,6 +59,7 @@ export const STAGE_RULES: Rules = {
     climb: (stage) => stage.rate,
     crossing: () => -1,
     endsOnGround: true,
+    landsIfStartedBelowGround: false,
     overAt: () => false
   },
   descent: {
@@ -59,6 +67,7 @@ export const STAGE_RULES: Rules = {
       descentRate(stage.seaLevelRate, stage.modelDensity ? density : nasaDensity(altitude)),
     crossing: () => -1,
     endsOnGround: true,
+    landsIfStartedBelowGround: true,
     overAt: () => false
   }
 }

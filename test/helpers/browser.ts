@@ -35,8 +35,10 @@ export interface OpenPage {
 }
 
 /** A new tab on `url`, ready when the page says so; `before` runs first (to route requests, say). */
-export async function openPage (t: Test, url: string, before?: (page: Page) => Promise<void>): Promise<OpenPage> {
-  const context = await (await browser(t)).newContext({ acceptDownloads: true })
+export async function openPage (t: Test, url: string, before?: (page: Page) => Promise<void>,
+  viewport?: { width: number, height: number }): Promise<OpenPage> {
+  const context = await (await browser(t)).newContext({ acceptDownloads: true,
+    ...(viewport !== undefined ? { viewport } : {}) })
   t.teardown(() => context.close())
   const page = await context.newPage()
   const errors: string[] = []

@@ -41,6 +41,8 @@ async function checkCase (t: Test, url: string, key: string, c: Case): Promise<v
   assertSchema(t, AtmosphereResponse, body)
   t.equal(body.provenance.model_run_at, c.run, 'model run')
   t.equal(body.provenance.surface_layer, e.surface_layer, 'surface_layer')
+  // the heights each variable's nodes stood at, as the reference reads §8's precision rule
+  t.same(body.provenance.surface_layer_nodes, e.surface_layer_nodes, 'surface_layer_nodes')
   if (e.surface_layer === 'gfs_height_above_ground') {
     t.equal(body.provenance.vertical_interpolation, METHOD)
     t.match(body.provenance.dataset, /pressure levels and height above ground/)

@@ -37,9 +37,10 @@ t.test('samples with the surface layer equal the reference', async (t) => {
       t.equal(status, 200, JSON.stringify(body).slice(0, 300))
       t.ok(isResponse(body), 'a SamplesResponse')
       t.equal(body.count, c.expected.count)
-      t.same(body.units.map(({ model_run_at: r, forecast_hour: h, valid_time: v, surface_layer: s }: any) =>
-        ({ r, h, v, s })), c.expected.units.map(({ model_run_at: r, forecast_hour: h, valid_time: v,
-        surface_layer: s }) => ({ r, h, v, s })), 'units, each with the layer')
+      t.same(body.units.map(({ model_run_at: r, forecast_hour: h, valid_time: v, surface_layer: s,
+        surface_layer_nodes: n }: any) => ({ r, h, v, s, n })), c.expected.units.map(({ model_run_at: r,
+        forecast_hour: h, valid_time: v, surface_layer: s, surface_layer_nodes: n }) => ({ r, h, v, s, n })),
+      'units, each with the layer and its nodes')
       t.ok(body.provenance.vertical_interpolation.endsWith(METHOD_SUFFIX), 'the method names the layer')
       sameColumns(t, body.columns, c.expected.columns)
     })

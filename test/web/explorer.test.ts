@@ -52,7 +52,11 @@ t.test('the explorer in Chromium', { skip: skip ?? false }, async (t) => {
       .querySelectorAll('#chart-temperature .s-temperature .point').length === 31)
     t.pass('the 31 heights of the default range are answered, 0 m AGL among them')
     t.equal((await p.page.$$('#chart-wind .surface-layer rect')).length, 1, 'the near-ground part is marked')
-    t.match(await p.page.textContent('#profile-provenance'), 'the model\'s own 2–100 m fields')
+    t.equal((await p.page.$$('#chart-wind .surface-layer text')).length, 0, 'no label on the plot, over its markers')
+    t.match(await p.page.textContent('#chart-wind figcaption .surface-layer-key'), 'near-ground fields',
+      'named in the caption')
+    t.match(await p.page.textContent('#profile-provenance'), 'the model\'s own fields (wind 10–100 m, ' +
+      'temperature 2 m, humidity 2–80 m, pressure 0–80 m;', 'the nodes provenance names, TMP at 80/100 m too coarse')
     t.same(p.errors, [], 'no console errors')
   })
 
@@ -165,7 +169,28 @@ t.test('the explorer in Chromium', { skip: skip ?? false }, async (t) => {
       const range = '[\\d\u2009]+–[\\d\u2009]+'
       t.match(text, new RegExp(`This point serves ${range} m above ground \\(${range} m above sea level\\)\\.`))
       t.ok(await p.page.isHidden('#profile-result'), 'no stale charts beside the error')
+      t.equal(await p.page.$('#profile-error .suggestion'), null, 'above the column: nothing near the ground helps')
       t.same(p.errors.filter((e) => !/status of (401|409)/.test(e)), [], 'no console errors but the 401s and the 409')
+    })
+
+    t.test('a height under the column without near-ground fields: the 409 offers them, which serve it', async (t) => {
+      await p.page.uncheck('#p-surface')
+      await askProfile(p, [0, 1000])
+      await p.page.waitForSelector('#profile-error .suggestion button')
+      t.match(await p.page.textContent('#profile-error .suggestion'), 'served by the model\'s near-ground fields')
+      await p.page.click('#profile-error .suggestion button')
+      await p.page.waitForSelector('#profile-result:not([hidden])')
+      t.ok(await p.page.isChecked('#p-surface'), 'the switch is on')
+      t.ok(await p.page.isHidden('#profile-error'), 'answered')
+    })
+
+    t.test('a place typed into the profile form is the flight\'s launch too, and the crosshair\'s', async (t) => {
+      await p.page.fill('#p-lat', '50.06')
+      await p.page.fill('#p-lon', '19.94')
+      await p.page.press('#p-lon', 'Tab')
+      t.equal(await p.page.inputValue('#f-lat'), '50.06')
+      t.equal(await p.page.inputValue('#f-lon'), '19.94')
+      t.equal(await p.page.getAttribute('#map .point-marker', 'data-latitude'), '50.06', 'the crosshair moved')
     })
 
     t.test('"Use key" says when a key is revoked, when the store cannot check it, when there is none', async (t) => {
@@ -326,7 +351,9 @@ t.test('the explorer in Chromium', { skip: skip ?? false }, async (t) => {
       const landed = (answer.ensemble.members as Array<{ landing: unknown }>).filter((m) => m.landing !== null).length
       t.equal((await p.page.$$('#map .member-landing')).length, landed, 'a dot per landed member')
       t.ok(await p.page.$('#map path.spread'), 'the 95 % ring')
-      t.match(await p.page.textContent('.spread-text'), /20 members, \d+ landed\. Landing spread/)
+      t.match(await p.page.textContent('.spread-text'),
+        new RegExp(`^20 members: ${landed === 20 ? 'all' : landed} landed.*Landing spread of the ${landed} landed`))
+      t.match(await p.page.textContent('#map .spread-label'), `${landed} landed · 95 % within`, 'the count by the ring')
       t.same(p.errors, [], 'no console errors')
     })
   })

@@ -66,7 +66,8 @@ export function drawProfileChart (figure: HTMLElement, spec: ProfileChart): void
   if (c1 < d1) band(svg, top, y(c1), right, `above the model column (${num(c1, 0)} m)`)
   if (spec.surfaceLayer != null) {
     const [s0, s1] = spec.surfaceLayer
-    band(svg, y(Math.min(s1, d1)), y(Math.max(s0, d0)), right, 'near-ground fields', 'surface-layer')
+    // named in the caption, not on the plot: a label inside the band sat on its 100 m markers
+    band(svg, y(Math.min(s1, d1)), y(Math.max(s0, d0)), right, 'near-ground fields', 'surface-layer', false)
   }
 
   yAxis(svg, y, spec.heightLabel, right)
@@ -108,11 +109,11 @@ function extent (values: number[]): [number, number] {
 }
 
 function band (
-  svg: SVGSVGElement, y0: number, y1: number, right: number, label: string, cls = 'outside-column'
+  svg: SVGSVGElement, y0: number, y1: number, right: number, label: string, cls = 'outside-column', text = true
 ): void {
   const g = svgEl('g', { class: cls }, svg)
   titled(svgEl('rect', { x: M.left, y: y0, width: W - right - M.left, height: Math.max(0, y1 - y0) }, g), label)
-  if (y1 - y0 > 12) svgEl('text', { x: W - right - 4, y: y0 + 11, 'text-anchor': 'end' }, g).textContent = label
+  if (text && y1 - y0 > 12) svgEl('text', { x: W - right - 4, y: y0 + 11, 'text-anchor': 'end' }, g).textContent = label
 }
 
 function yAxis (svg: SVGSVGElement, y: ScaleLinear<number, number>, label: string, right: number): void {
@@ -153,6 +154,11 @@ function marker (g: SVGElement, shape: Series['marker'], cx: number, cy: number,
 function caption (figure: HTMLElement, spec: ProfileChart): void {
   const cap = htmlEl('figcaption', {}, undefined, figure)
   htmlEl('strong', {}, spec.title, cap)
+  if (spec.surfaceLayer != null) {
+    const item = htmlEl('span', { class: 'key surface-layer-key' }, undefined, cap)
+    htmlEl('span', { class: 'band-swatch', 'aria-hidden': 'true' }, undefined, item)
+    item.append(' near-ground fields')
+  }
   if (spec.series.length < 2) return
   for (const s of spec.series) {
     const item = htmlEl('span', { class: 'key' }, undefined, cap)

@@ -1,65 +1,9 @@
-// A 400's `errors[]` entry (docs/INTERFACE.md §2.8: loc, msg, type, input, ctx) in words a person
-// reads beside the input it names: "Must be more than 0 m/s", not "exclusiveMinimum".
+// A 400's `errors[]` entries in words (the contract's error-words.ts), written as the page writes
+// numbers and takes times.
+import { inWords as words, type ErrorItem } from '../../src/contract/error-words.js'
 import { num } from './format.js'
 import { TIME_EXAMPLE } from './time.js'
 
-export interface ErrorItem {
-  loc: Array<string | number>
-  msg: string
-  type: string
-  input?: unknown
-  ctx?: Record<string, unknown>
-}
+export { placeInWords, type ErrorItem } from '../../src/contract/error-words.js'
 
-const limitText = (x: unknown, unit: string): string => {
-  const n = Number(x)
-  return Number.isFinite(n) ? `${num(n, Number.isInteger(n) ? 0 : 2)}${unit}` : String(x)
-}
-
-const sentence = (s: string): string => {
-  const t = s.trim()
-  return t === '' ? 'This value was refused.' : /[.!?]$/.test(t) ? t : `${t}.`
-}
-
-const KINDS: Record<string, string> = {
-  number_type: 'a number', int_type: 'a whole number', string_type: 'text', bool_type: 'yes or no (true or false)',
-  list_type: 'a list', dict_type: 'a group of fields', none_type: 'empty'
-}
-
-/** The entry as one sentence; `unit` (e.g. " m/s") follows the limits it quotes. */
-export function inWords (item: ErrorItem, unit = ''): string {
-  const ctx = item.ctx ?? {}
-  const limit = (): string => limitText(ctx.limit, unit)
-  switch (item.type) {
-    case 'missing':
-      return /for the (standard|float)_profile/.test(item.msg) ? 'Needed for this flight profile.' : 'Required.'
-    case 'extra_forbidden': return 'aloft does not know this field.'
-    case 'greater_than': return `Must be more than ${limit()}.`
-    case 'greater_than_equal': return `Must be ${limit()} or more.`
-    case 'less_than': return `Must be less than ${limit()}.`
-    case 'less_than_equal': return `Must be ${limit()} or less.`
-    case 'too_short': return `Give at least ${limitText(ctx.limit, '')} ${/characters/.test(item.msg) ? 'characters' : 'values'}.`
-    case 'too_long': return `Give at most ${limitText(ctx.limit, '')} ${/characters/.test(item.msg) ? 'characters' : 'values'}.`
-    case 'datetime_format': return `Must be a UTC time like ${TIME_EXAMPLE}.`
-    case 'unique_items': return `${String(item.input)}${unit} is given twice; give each value once.`
-    case 'enum': {
-      const expected = Array.isArray(ctx.expected) ? ctx.expected.map(String).join(', ') : ''
-      return expected === '' ? 'Not one of the accepted values.' : `Must be one of: ${expected}.`
-    }
-    case 'literal_error': return `Must be ${String(ctx.expected)}.`
-    case 'string_pattern_mismatch': return 'Contains characters that are not allowed (control characters).'
-    default: {
-      const kind = KINDS[item.type]
-      if (kind !== undefined) return `Must be ${kind}.`
-      return sentence(item.msg)
-    }
-  }
-}
-
-/** Where an entry points, in words, for entries no input on the page matches. */
-export function placeInWords (loc: Array<string | number>): string {
-  const path = loc[0] === 'body' || loc[0] === 'query' ? loc.slice(1) : loc
-  if (path.length === 0) return 'The request'
-  return path.map((seg) => typeof seg === 'number' ? `item ${seg + 1}` : seg.replaceAll('_', ' '))
-    .join(', ').replace(/^./, (c) => c.toUpperCase())
-}
+export const inWords = (item: ErrorItem, unit = ''): string => words(item, unit, { num, timeExample: TIME_EXAMPLE })

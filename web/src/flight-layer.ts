@@ -4,7 +4,7 @@
 // ring holding 95 % of them.
 import * as L from 'leaflet'
 import type { TrajectoryResponse } from './api.js'
-import { east, flightMarks, type MarkKind } from '../../src/trajectory/formats.js'
+import { east, ensembleWords, flightMarks, type MarkKind } from '../../src/trajectory/formats.js'
 import { latLon, num, utc } from './format.js'
 
 type Ensemble = NonNullable<TrajectoryResponse['ensemble']>
@@ -62,11 +62,17 @@ export function drawFlight (group: L.LayerGroup, answer: TrajectoryResponse): L.
 
 function drawEnsemble (group: L.LayerGroup, ensemble: Ensemble, bounds: L.LatLngBounds): void {
   const spread = ensemble.landing
-  if (spread !== null) {
+  // the ring only over enough landings to mean a spread, their count beside it (ensembleWords)
+  if (spread !== null && ensembleWords(ensemble, latLon).showSpread) {
     const ring = L.circle([spread.mean_latitude, east(spread.mean_longitude)], {
       radius: Math.max(spread.p95_distance_km, 0.01) * 1000, className: 'spread', interactive: false
     }).addTo(group)
-    titled(ring, `95 % of landings within ${num(spread.p95_distance_km, 1)} km of their mean`)
+    const label = `95 % of ${spread.members_landed} landings within ${num(spread.p95_distance_km, 1)} km of their mean`
+    titled(ring, label, { landed: String(spread.members_landed) })
+    L.tooltip({ permanent: true, direction: 'top', className: 'spread-label', interactive: false })
+      .setLatLng([ring.getBounds().getNorth(), east(spread.mean_longitude)])
+      .setContent(`${spread.members_landed} landed · 95 % within ${num(spread.p95_distance_km, 1)} km`)
+      .addTo(group)
     bounds.extend(ring.getBounds())
   }
   for (const m of ensemble.members) {

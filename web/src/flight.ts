@@ -2,7 +2,7 @@
 // back: the path on the map, altitude against time, its named points (flightMarks), the ensemble's spread, and
 // the flight as a GeoJSON file.
 import type { Capabilities, TrajectoryRequest, TrajectoryResponse } from './api.js'
-import { east, flightMarks, geojson } from '../../src/trajectory/formats.js'
+import { east, ensembleWords, flightMarks, geojson } from '../../src/trajectory/formats.js'
 import { byId, htmlEl } from './svg.js'
 import { drawAltitudeChart } from './flight-chart.js'
 import { duration, latLon, num, utc } from './format.js'
@@ -129,13 +129,10 @@ export function renderFlight (answer: TrajectoryResponse): void {
   }
   const ensemble = answer.ensemble
   if (ensemble !== undefined) {
-    const s = ensemble.landing
-    const landed = ensemble.members.filter((m) => m.outcome === 'landed').length
-    htmlEl('p', { class: 'spread-text' }, s === null
-      ? `${ensemble.members.length} members; none landed inside the source's coverage.`
-      : `${ensemble.members.length} members, ${landed} landed. Landing spread around their mean ` +
-        `(${latLon(s.mean_latitude, s.mean_longitude)}): half within ${num(s.p50_distance_km, 1)} km, ` +
-        `95 % within ${num(s.p95_distance_km, 1)} km, the farthest ${num(s.max_distance_km, 1)} km.`, box)
+    // how every member ended, and a spread only over the landed, only when enough landed to mean one
+    const words = ensembleWords(ensemble, latLon)
+    const dots = words.showSpread || ensemble.landing === null ? '' : ' Their landings are marked one by one.'
+    htmlEl('p', { class: 'spread-text' }, `${words.outcomes} ${words.spread}${dots}`, box)
   }
 }
 

@@ -1,13 +1,13 @@
 // The explorer's entry: the key, the capabilities that set the defaults, and the two panels
 // sharing one map. Everything the API says goes on the page; nothing fails silently.
-import { api, type Capabilities, type TrajectoryResponse } from './api.js'
+import { api, ApiError, type AtmosphereRequest, type Capabilities, type TrajectoryResponse } from './api.js'
 import { restoreKey, setKey } from './key.js'
 import { checkKey } from './key-check.js'
 import { MapView } from './map.js'
 import { profileField, readProfileForm, renderProfile } from './profile.js'
 import { downloadGeoJson, flightField, readFlightForm, renderFlight } from './flight.js'
 import { applyCapabilities, timeHints } from './coverage.js'
-import { clearError, showError } from './problem-box.js'
+import { clearError, showError, suggest } from './problem-box.js'
 import { showIssues } from './field-errors.js'
 import { byId } from './svg.js'
 import { num } from './format.js'
@@ -28,6 +28,20 @@ const map = new MapView(byId('map'), (lat, lon) => {
   input('f-lat').value = String(lat)
   input('f-lon').value = String(lon)
 })
+
+/**
+ * A place typed into one form is the chosen point, as a click on the map is: the crosshair moves
+ * and the other form takes it (the profile's point is the flight's launch until one is changed).
+ */
+function sharePoint (from: 'p' | 'f', to: 'p' | 'f'): void {
+  const lat = Number(input(`${from}-lat`).value)
+  const lon = Number(input(`${from}-lon`).value)
+  if (input(`${from}-lat`).value.trim() === '' || input(`${from}-lon`).value.trim() === '') return
+  if (!Number.isFinite(lat) || !Number.isFinite(lon) || Math.abs(lat) > 90 || lon < -180 || lon >= 360) return
+  input(`${to}-lat`).value = input(`${from}-lat`).value.trim()
+  input(`${to}-lon`).value = input(`${from}-lon`).value.trim()
+  map.setPoint(lat, lon)
+}
 
 /** Busy state: the button waits, a progress bar runs, and the status line says why it may take a while. */
 async function busy<T> (panel: 'profile' | 'flight', work: () => Promise<T>): Promise<T> {
@@ -68,7 +82,23 @@ async function askProfile (ev: Event): Promise<void> {
   } catch (err) {
     byId('profile-result').hidden = true
     showError('profile-error', err, { id: 'profile-form', fieldFor: profileField })
+    if (belowColumn(err, body)) {
+      suggest('profile-error', 'Heights below the lowest pressure level are served by the model\'s near-ground ' +
+        'fields, down to the model ground.', 'Turn on near-ground fields and ask again', () => {
+        input('p-surface').checked = true
+        byId<HTMLFormElement>('profile-form').requestSubmit()
+      })
+    }
   }
+}
+
+/** A 409 for heights under the column that the near-ground fields (not asked for) would serve. */
+function belowColumn (err: unknown, body: AtmosphereRequest): boolean {
+  if (!(err instanceof ApiError) || err.status !== 409 || body.surface_layer === true) return false
+  const coverage = err.problem?.coverage as Record<string, number> | undefined
+  if (coverage === undefined) return false
+  const lowest = body.altitude_reference === 'agl' ? coverage.minimum_agl_m : coverage.minimum_msl_m
+  return body.altitudes_m.some((h) => h < lowest)
 }
 
 async function askFlight (ev: Event): Promise<void> {
@@ -136,6 +166,8 @@ function setupForms (): void {
   byId('f-profile').addEventListener('change', toggleProfile)
   toggleProfile()
   timeHints()
+  for (const id of ['p-lat', 'p-lon']) input(id).addEventListener('change', () => sharePoint('p', 'f'))
+  for (const id of ['f-lat', 'f-lon']) input(id).addEventListener('change', () => sharePoint('f', 'p'))
   byId('profile-form').addEventListener('submit', (ev) => { void askProfile(ev) })
   byId('flight-form').addEventListener('submit', (ev) => { void askFlight(ev) })
   byId('map-reset').addEventListener('click', () => map.showCoverage())

@@ -11,6 +11,8 @@ import { drawFlight } from './flight-layer.js'
 import { pointerReadout } from './map-controls.js'
 import { latLon, num } from './format.js'
 
+/** How far (px) a flight's mark reaches beyond its point: the largest glyph's half, and a margin. */
+const MARK_REACH = 18
 /** Web Mercator stops at ±85°; a global coverage is framed to ±80°. */
 const MAX_LAT = 80
 /** A flight is framed with at least this much around it (degrees), so its surroundings show. */
@@ -150,6 +152,25 @@ export class MapView {
   /** Frames `bounds` now, or (a flight answered within another's zoom) once the zoom under way ends. */
   private fit (bounds: L.LatLngBounds): void {
     if (this.zooming) this.pendingFit = bounds
-    else this.map.fitBounds(bounds, { padding: [16, 16] })
+    else this.map.fitBounds(bounds, this.clearOfControls())
+  }
+
+  /**
+   * Padding that keeps a framed flight out from under the map's controls (the pointer readout and
+   * the zoom buttons above, the attribution below): a landing drawn under "Point at the map…" was
+   * hidden from the person looking for it, at phone width its float end too.
+   */
+  private clearOfControls (): L.FitBoundsOptions {
+    const box = this.map.getContainer().getBoundingClientRect()
+    let top = 0
+    let bottom = 0
+    for (const el of this.map.getContainer().querySelectorAll('.leaflet-control')) {
+      const r = el.getBoundingClientRect()
+      if (r.width === 0 || r.height === 0) continue
+      if (r.top + r.height / 2 < box.top + box.height / 2) top = Math.max(top, r.bottom - box.top)
+      else bottom = Math.max(bottom, box.bottom - r.top)
+    }
+    // a mark's glyph reaches MARK_REACH px beyond its point
+    return { paddingTopLeft: [MARK_REACH, top + MARK_REACH], paddingBottomRight: [MARK_REACH, bottom + MARK_REACH] }
   }
 }

@@ -34,6 +34,13 @@ export function showError (where: string, err: unknown, form?: { id: string, fie
   }
 }
 
+/** Adds to a shown problem what would help, and a button that does it. */
+export function suggest (where: string, text: string, label: string, act: () => void): void {
+  const p = htmlEl('p', { class: 'suggestion' }, `${text} `, byId(where))
+  const button = htmlEl('button', { type: 'button' }, label, p)
+  button.addEventListener('click', act)
+}
+
 /** Clears the box and every mark the last answer left on the form's inputs. */
 export function clearError (where: string, formId?: string): void {
   const box = byId(where)

@@ -6,7 +6,8 @@ import {
 } from '../../contract/index.js'
 import { STEP_S } from '../../trajectory/index.js'
 import {
-  INTERFACE_VERSION, METHODS, PROCESSING_VERSION, SOURCE_FACTS, SURFACE_FIELDS, WIND_FIELD_HEIGHT_M, surfaceLayerMethods
+  INTERFACE_VERSION, METHODS, PROCESSING_VERSION, SOURCE_FACTS, SURFACE_FIELDS, SURFACE_TOLERANCES, WIND_FIELD_HEIGHT_M,
+  surfaceLayerMethods, type SurfaceVariable
 } from '../../atmosphere/index.js'
 import type { Config } from '../../config/index.js'
 import type { SourceDescription } from '../../source/index.js'
@@ -99,6 +100,7 @@ export function buildCapabilities (config: Config, source: SourceDescription | u
       routes: ['POST /v1/atmosphere/profile', 'POST /v1/atmosphere/samples', 'POST /v1/atmosphere/trajectory',
         'GET /v1/atmosphere/trajectory'],
       fields: surfaceLayerFields(),
+      precision_rule: PRECISION_RULE,
       wind_below_m_agl: WIND_FIELD_HEIGHT_M,
       ...surfaceLayerMethods(METHODS.vertical_interpolation)
     },
@@ -127,12 +129,25 @@ function tawhiriCapabilities (config: Config): Capabilities['tawhiri'] {
 }
 
 /** The surface layer's fields, grouped by variable, as capabilities lists them. */
-function surfaceLayerFields (): Array<{ variable: string, heights_m_agl: number[] }> {
-  const out: Array<{ variable: string, heights_m_agl: number[] }> = []
+function surfaceLayerFields (): Capabilities['surface_layer']['fields'] {
+  const out: Capabilities['surface_layer']['fields'] = []
   for (const [variable, h] of SURFACE_FIELDS) {
     const last = out[out.length - 1]
     if (last?.variable === variable) last.heights_m_agl.push(h)
-    else out.push({ variable, heights_m_agl: [h] })
+    else {
+      const tolerance = SURFACE_TOLERANCES[variable]
+      out.push({ variable, heights_m_agl: [h], tolerance, unit: TOLERANCE_UNITS[variable] })
+    }
   }
   return out
 }
+
+const TOLERANCE_UNITS: Readonly<Record<SurfaceVariable, string>> = {
+  pressure: 'Pa', temperature: 'K', specific_humidity: 'kg/kg', relative_humidity: '%', wind_u: 'm/s', wind_v: 'm/s'
+}
+
+/** docs/DESIGN.md §8's precision rule, as capabilities state it. */
+const PRECISION_RULE = 'a near-ground field is a node only where its packing step (2^E / 10^D of its GRIB2 data ' +
+  "representation) is at most its variable's tolerance; a coarser one is left out like a missing one (GFS packs " +
+  'temperature at 80 and 100 m in whole kelvins, so temperature runs from its 2 m node to the pressure levels). ' +
+  'Wind stands at a height only where both components do. Provenance\'s surface_layer_nodes names the heights used.'
