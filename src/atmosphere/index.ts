@@ -17,7 +17,8 @@ export {
 export { findLevel, onLevel, levelFraction, lerp } from './levels.js'
 export {
   SURFACE_FIELDS, SURFACE_NODE_CAPACITY, WIND_FIELD_HEIGHT_M, type SurfaceVariable, joinSurfaceLayer,
-  meetsSurfaceMinimum, powerLawShare, SURFACE_TOLERANCES, surfaceNodesUsed, surfaceLayerNodes, type SurfaceLayerNodes
+  meetsSurfaceMinimum, powerLawShare, SURFACE_TOLERANCES, TOLERANCE_UNITS, surfaceNodesUsed, surfaceLayerNodes,
+  type SurfaceLayerNodes
 } from './surface-layer.js'
 export {
   LEVEL_FIELDS, LEVEL_FIELD_COUNT, type LevelField, writeLevel, columnValuesAt,

@@ -33,10 +33,14 @@ const WIND_V = group('wind_v')
 
 /**
  * §8's precision rule: a field is a node only when its packing step is at most its variable's
- * tolerance (GFS packs TMP at 80 and 100 m in whole kelvins: as nodes they made 1 K steps in 20 m).
+ * tolerance (GFS often packs TMP at 80 and 100 m in whole kelvins: as nodes they made 1 K steps in 20 m).
  */
 export const SURFACE_TOLERANCES: Readonly<Record<SurfaceVariable, number>> = {
   pressure: 10, temperature: 0.1, specific_humidity: 1e-5, relative_humidity: 0.5, wind_u: 0.1, wind_v: 0.1
+}
+/** The unit each tolerance is in. */
+export const TOLERANCE_UNITS: Readonly<Record<SurfaceVariable, string>> = {
+  pressure: 'Pa', temperature: 'K', specific_humidity: 'kg/kg', relative_humidity: '%', wind_u: 'm/s', wind_v: 'm/s'
 }
 
 /**

@@ -2,7 +2,7 @@
 // prints its launch, burst (or float start) and how it ended; optionally writes the path as GeoJSON or KML.
 import { writeFile } from 'node:fs/promises'
 import {
-  type ErrorItem, inWords, placeInWords, type Problem, type TrajectoryPoint, type TrajectoryRequest,
+  type ErrorItem, fieldPath, inWords, placeInWords, type Problem, type TrajectoryPoint, type TrajectoryRequest,
   type TrajectoryResponse
 } from '../contract/index.js'
 import { CLIENT_VARIABLES } from '../config/index.js'
@@ -148,7 +148,7 @@ const UNITS: Record<string, string> = {
 
 /** A 400's entry as a line: "--ascent: Must be more than 0 m/s (got -1)." */
 function itemLine (item: ErrorItem): string {
-  const path = item.loc[0] === 'body' || item.loc[0] === 'query' ? item.loc.slice(1) : item.loc
+  const path = fieldPath(item.loc)
   const field = String(path[path.length - 1] ?? '')
   const option = path.length > 0 ? OPTION_OF[field] : undefined
   const where = option ?? placeInWords(item.loc)

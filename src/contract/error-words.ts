@@ -66,9 +66,14 @@ export function inWords (item: ErrorItem, unit = '', style: WordStyle = PLAIN): 
   }
 }
 
+/** An entry's location within the request's fields (without its leading `body` or `query`). */
+export function fieldPath (loc: Array<string | number>): Array<string | number> {
+  return loc[0] === 'body' || loc[0] === 'query' ? loc.slice(1) : loc
+}
+
 /** Where an entry points, in words, for entries no input on the page matches. */
 export function placeInWords (loc: Array<string | number>): string {
-  const path = loc[0] === 'body' || loc[0] === 'query' ? loc.slice(1) : loc
+  const path = fieldPath(loc)
   if (path.length === 0) return 'The request'
   return path.map((seg) => typeof seg === 'number' ? `item ${seg + 1}` : seg.replaceAll('_', ' '))
     .join(', ').replace(/^./, (c) => c.toUpperCase())

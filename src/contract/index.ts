@@ -15,7 +15,7 @@ export {
   KeyListQuery, type NewAccount, type NewKey
 } from './accounts.js'
 export { type Problem, type ValidationErrorItem } from './problem.js'
-export { type ErrorItem, inWords, placeInWords, type WordStyle } from './error-words.js'
+export { type ErrorItem, fieldPath, inWords, placeInWords, type WordStyle } from './error-words.js'
 export { type Capabilities } from './capabilities.js'
 export { type Health } from './health.js'
 export {

@@ -19,8 +19,8 @@ export const TRAJECTORY_WARNINGS = {
   unusable_source_column: 'The flight reached a source column that cannot be used; it ends at the last state that ' +
     'could be evaluated.',
   started_below_model_ground: 'The descent (or float) began at or below the model ground, so the flight ended ' +
-    'where it was, at once: raise the burst (or float) altitude above the model terrain there (GET /api/ruaumoko ' +
-    'answers it). Count: flights that did.'
+    'where it was, at once: raise the burst (or float) altitude above the model terrain there (GET /api/ruaumoko/ ' +
+    'answers it). In an ensemble each member says so itself (started_below_model_ground).'
 } as const
 export type TrajectoryWarning = keyof typeof TRAJECTORY_WARNINGS
 
@@ -114,7 +114,9 @@ const EnsembleMember = Type.Object({
   descent_rate: Type.Number(),
   burst: Nullable(TrajectoryPoint),
   landing: Nullable(TrajectoryPoint),
-  outcome: Outcome('how this member ended; landing is null unless landed')
+  outcome: Outcome('how this member ended; landing is null unless landed'),
+  started_below_model_ground: Type.Optional(Type.Literal(true, { description: 'its descent (or float) began at or ' +
+    'below the model ground, so it landed there at once: its landing is its burst' }))
 }, { additionalProperties: false })
 
 export const TrajectoryResponse = Type.Object({

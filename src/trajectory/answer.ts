@@ -47,7 +47,7 @@ export async function flightAnswer (
   }
   warn('altitude_outside_column', first.clamped)
   if (first.end !== 'complete') warn(first.end, 1)
-  warn('started_below_model_ground', flights.reduce((n, f) => f.startedBelowGround ? n + 1 : n, 0))
+  warn('started_below_model_ground', first.startedBelowGround ? 1 : 0)
   const ensemble = f.spread === undefined ? undefined : await ensembleSummary(flights, f)
   return {
     request: requestEcho(req, f),
@@ -127,7 +127,8 @@ async function ensembleSummary (flights: Flight[], { params, everyTrack, profile
       descent_rate: params[m].descentRate,
       burst,
       landing,
-      outcome
+      outcome,
+      ...(f.startedBelowGround ? { started_below_model_ground: true as const } : {})
     }
   })
   return {

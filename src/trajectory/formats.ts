@@ -53,14 +53,19 @@ export function ensembleWords (ensemble: NonNullable<TrajectoryResponse['ensembl
   const counts = new Map<FlightOutcome, number>()
   for (const m of ensemble.members) counts.set(m.outcome, (counts.get(m.outcome) ?? 0) + 1)
   const n = ensemble.members.length
+  const below = ensemble.members.filter((m) => m.started_below_model_ground === true).length
   const outcomes = `${n} members: ` + [...counts].sort((a, b) => b[1] - a[1])
-    .map(([outcome, count]) => `${count === n && n > 2 ? 'all' : count} ${OUTCOME_WORDS[outcome]}`).join(', ') + '.'
+    .map(([outcome, count]) => `${count === n && n > 2 ? 'all' : count} ${OUTCOME_WORDS[outcome]}`).join(', ') + '.' +
+    (below === 0 ? '' : ` ${below} of them began the descent at or below the model ground and landed there at once.`)
   const s = ensemble.landing
   const landed = s?.members_landed ?? 0
   if (s === null || landed === 0) return { outcomes, spread: 'None landed: no landing spread.', showSpread: false }
   if (landed < MIN_LANDINGS_FOR_SPREAD) {
-    return { outcomes, showSpread: false, spread: `Only ${landed} of ${n} landed: too few for a landing spread ` +
-      `to mean anything (at least ${MIN_LANDINGS_FOR_SPREAD} are needed).` }
+    const few = landed === n
+      ? `All ${n} landed, but fewer than ${MIN_LANDINGS_FOR_SPREAD} landings`
+      : `Only ${landed} of ${n} landed: too few`
+    return { outcomes, showSpread: false, spread: `${few} for a landing spread to mean anything (at least ` +
+      `${MIN_LANDINGS_FOR_SPREAD} are needed).` }
   }
   const km = (x: number): string => x.toFixed(1)
   const of = landed < n ? ` (of ${n})` : ''

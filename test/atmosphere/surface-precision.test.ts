@@ -20,6 +20,15 @@ async function bundledFiles (): Promise<string[]> {
   return entries.filter((e) => /gfs\.t\d\dz\.pgrb2\.0p25\.f\d{3}$/.test(e)).map((e) => join(SAMPLE, e)).sort()
 }
 const files = await bundledFiles()
+const noEcCodes = ((): string | false => {
+  try {
+    execFileSync('grib_get', ['-V'], { stdio: 'ignore' })
+    return false
+  } catch {
+    return 'no grib_get here (Debian libeccodes-tools, which .ci/run installs): the packing steps are read by ecCodes'
+  }
+})()
+const ECCODES = { skip: noEcCodes }
 
 /** ecCodes' packing step (2^E / 10^D) of each near-ground field of a file, keyed `NAME@height`. */
 function ecCodesSteps (file: string): Map<string, number> {
@@ -44,7 +53,7 @@ const GRIB_NAMES = {
   wind_v: 'VGRD'
 } as const
 
-t.test('the bundled data: nine valid times, most with TMP at 80 and 100 m in whole kelvins', async (t) => {
+t.test('the bundled data: nine valid times, TMP at 80 and 100 m in whole kelvins in most', ECCODES, async (t) => {
   t.equal(files.length, 9)
   const whole = files.filter((f) => ecCodesSteps(f).get('TMP@80') === 1)
   t.equal(whole.length, 8, 'all but 2020-07-22 06Z (0.1 K there)')
@@ -53,7 +62,7 @@ t.test('the bundled data: nine valid times, most with TMP at 80 and 100 m in who
 
 for (const file of files) {
   const name = file.slice(SAMPLE.length + 1)
-  t.test(`${name}: each field is a node exactly where its packing step meets its tolerance`, async (t) => {
+  t.test(`${name}: each field is a node exactly where its packing step meets its tolerance`, ECCODES, async (t) => {
     const bytes = new Uint8Array(await readFile(file))
     const { layout } = decodeTile(bytes, scanMessages(bytes), { i0: 0, j0: 0, ni: 2, nj: 2 }, false)
     const steps = ecCodesSteps(file)

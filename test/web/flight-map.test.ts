@@ -38,9 +38,14 @@ async function fly (page: Page, fields: Record<string, string>, mark: string): P
   }
   await page.click('#flight-submit')
   await page.waitForSelector(`#map .mark.${mark}`)
-  // the map animates its frame: wait until it rests
-  await page.waitForFunction(() => (globalThis as any).document.querySelector('#map .leaflet-zoom-anim') === null)
-  await page.waitForTimeout(400)
+  // the map animates its frame: wait until every mark has kept its place for three checks in a row
+  let last = ''
+  for (let still = 0; still < 3;) {
+    await page.waitForTimeout(150)
+    const now = JSON.stringify(await boxes(page, '#map .mark'))
+    still = now === last ? still + 1 : 0
+    last = now
+  }
 }
 
 /** Every mark of the flight inside the map and clear of every control. */

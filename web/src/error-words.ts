@@ -4,6 +4,6 @@ import { inWords as words, type ErrorItem } from '../../src/contract/error-words
 import { num } from './format.js'
 import { TIME_EXAMPLE } from './time.js'
 
-export { placeInWords, type ErrorItem } from '../../src/contract/error-words.js'
+export { fieldPath, placeInWords, type ErrorItem } from '../../src/contract/error-words.js'
 
 export const inWords = (item: ErrorItem, unit = ''): string => words(item, unit, { num, timeExample: TIME_EXAMPLE })

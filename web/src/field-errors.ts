@@ -3,7 +3,7 @@
 // page's own checks and the service's 400 `errors[]` end up here alike.
 import { ApiError } from './api.js'
 import { htmlEl } from './svg.js'
-import { inWords, placeInWords, type ErrorItem } from './error-words.js'
+import { fieldPath, inWords, placeInWords, type ErrorItem } from './error-words.js'
 
 export interface Issue {
   /** The input's id, or null when no input on the page holds the value. */
@@ -22,7 +22,7 @@ export function issuesOf (err: ApiError, fieldFor: FieldFor): Issue[] | null {
   const items = err.problem?.errors
   if (err.status !== 400 || !Array.isArray(items) || items.length === 0) return null
   return (items as ErrorItem[]).map((item) => {
-    const path = item.loc[0] === 'body' || item.loc[0] === 'query' ? item.loc.slice(1) : item.loc
+    const path = fieldPath(item.loc)
     const field = fieldFor(path)
     const where = path.find((seg) => typeof seg === 'number')
     const which = where === undefined ? '' : `Item ${Number(where) + 1}: `

@@ -92,13 +92,20 @@ async function askProfile (ev: Event): Promise<void> {
   }
 }
 
-/** A 409 for heights under the column that the near-ground fields (not asked for) would serve. */
+/**
+ * A 409 the near-ground fields (not asked for) would answer: heights under the pressure levels, none
+ * under the ground (the fields reach down to the model ground, which a caller's ground is taken for
+ * here) and none above the column.
+ */
 function belowColumn (err: unknown, body: AtmosphereRequest): boolean {
   if (!(err instanceof ApiError) || err.status !== 409 || body.surface_layer === true) return false
   const coverage = err.problem?.coverage as Record<string, number> | undefined
   if (coverage === undefined) return false
-  const lowest = body.altitude_reference === 'agl' ? coverage.minimum_agl_m : coverage.minimum_msl_m
-  return body.altitudes_m.some((h) => h < lowest)
+  const agl = body.altitude_reference === 'agl'
+  const [lowest, highest] = agl ? [coverage.minimum_agl_m, coverage.maximum_agl_m]
+    : [coverage.minimum_msl_m, coverage.maximum_msl_m]
+  const ground = agl ? 0 : coverage.minimum_msl_m - coverage.minimum_agl_m
+  return body.altitudes_m.some((h) => h < lowest) && body.altitudes_m.every((h) => h >= ground && h <= highest)
 }
 
 async function askFlight (ev: Event): Promise<void> {

@@ -170,7 +170,10 @@ export class MapView {
       if (r.top + r.height / 2 < box.top + box.height / 2) top = Math.max(top, r.bottom - box.top)
       else bottom = Math.max(bottom, box.bottom - r.top)
     }
-    // a mark's glyph reaches MARK_REACH px beyond its point
-    return { paddingTopLeft: [MARK_REACH, top + MARK_REACH], paddingBottomRight: [MARK_REACH, bottom + MARK_REACH] }
+    // a mark's glyph reaches MARK_REACH px beyond its point; a short map keeps at least a fifth of itself to frame in
+    const room = Math.max(0, box.height * 0.8 - 2 * MARK_REACH)
+    const share = top + bottom > room ? room / (top + bottom) : 1
+    return { paddingTopLeft: [MARK_REACH, top * share + MARK_REACH],
+      paddingBottomRight: [MARK_REACH, bottom * share + MARK_REACH] }
   }
 }

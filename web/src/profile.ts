@@ -197,8 +197,9 @@ function renderProvenance (answer: AtmosphereResponse, reference: 'agl' | 'msl')
     p.surface_layer === undefined
       ? 'The column is the pressure levels alone (near-ground fields not asked for).'
       : p.surface_layer === 'gfs_height_above_ground'
-        ? `Near the ground the column is the model's own fields (${nodeWords(p.surface_layer_nodes)}; marked on ` +
-          'the charts), wind under 10 m by the 1/7 power law; fields packed coarser than their tolerance are not used.'
+        ? `Near the ground the column is the model's own fields at (${nodeWords(p.surface_layer_nodes)}; marked ` +
+          'on the charts), wind under 10 m by the 1/7 power law; fields packed coarser than their tolerance are not ' +
+          'used.'
         : 'This model file lacks the near-ground fields: the column is the pressure levels alone.'
   ]
   for (const line of lines) htmlEl('p', {}, line, box)
@@ -210,11 +211,10 @@ function renderProvenance (answer: AtmosphereResponse, reference: 'agl' | 'msl')
     `Dew point here is computed in the page from q and p (Murphy & Koop over liquid water). ${p.attribution}`, box)
 }
 
-/** The heights each variable's near-ground nodes stood at, in words: "wind 10–100 m, temperature 2 m, …". */
+/** The heights each variable's near-ground nodes stood at, in words: "wind 10, 20, … 100 m, temperature 2 m, …". */
 function nodeWords (nodes: AtmosphereResponse['provenance']['surface_layer_nodes']): string {
   if (nodes === undefined) return 'near-ground fields'
-  const span = (hs: number[]): string => hs.length === 0 ? 'none'
-    : hs.length === 1 ? `${hs[0]} m` : `${hs[0]}–${hs[hs.length - 1]} m`
-  return `wind ${span(nodes.wind)}, temperature ${span(nodes.temperature)}, humidity ` +
-    `${span(nodes.specific_humidity)}, pressure ${span(nodes.pressure)}`
+  const at = (hs: number[]): string => hs.length === 0 ? 'none' : `${hs.join(', ')} m`
+  return `wind ${at(nodes.wind)}; temperature ${at(nodes.temperature)}; humidity ` +
+    `${at(nodes.specific_humidity)}; pressure ${at(nodes.pressure)}`
 }

@@ -6,8 +6,8 @@ import {
 } from '../../contract/index.js'
 import { STEP_S } from '../../trajectory/index.js'
 import {
-  INTERFACE_VERSION, METHODS, PROCESSING_VERSION, SOURCE_FACTS, SURFACE_FIELDS, SURFACE_TOLERANCES, WIND_FIELD_HEIGHT_M,
-  surfaceLayerMethods, type SurfaceVariable
+  INTERFACE_VERSION, METHODS, PROCESSING_VERSION, SOURCE_FACTS, SURFACE_FIELDS, SURFACE_TOLERANCES, TOLERANCE_UNITS,
+  WIND_FIELD_HEIGHT_M, surfaceLayerMethods
 } from '../../atmosphere/index.js'
 import type { Config } from '../../config/index.js'
 import type { SourceDescription } from '../../source/index.js'
@@ -142,12 +142,9 @@ function surfaceLayerFields (): Capabilities['surface_layer']['fields'] {
   return out
 }
 
-const TOLERANCE_UNITS: Readonly<Record<SurfaceVariable, string>> = {
-  pressure: 'Pa', temperature: 'K', specific_humidity: 'kg/kg', relative_humidity: '%', wind_u: 'm/s', wind_v: 'm/s'
-}
-
 /** docs/DESIGN.md §8's precision rule, as capabilities state it. */
 const PRECISION_RULE = 'a near-ground field is a node only where its packing step (2^E / 10^D of its GRIB2 data ' +
-  "representation) is at most its variable's tolerance; a coarser one is left out like a missing one (GFS packs " +
-  'temperature at 80 and 100 m in whole kelvins, so temperature runs from its 2 m node to the pressure levels). ' +
+  "representation) is at most its variable's tolerance; a coarser one is left out like a missing one (GFS often " +
+  'packs temperature at 80 and 100 m in whole kelvins; temperature then runs from its 2 m node to the pressure ' +
+  'levels). ' +
   'Wind stands at a height only where both components do. Provenance\'s surface_layer_nodes names the heights used.'
