@@ -10,6 +10,7 @@ import { runChaos } from '../bench/chaos.js'
 // wait on their phases' clocks, and side by side they cost the suite one run's time, not two
 // (the runner gives a file 120 s; alone, `node dist/test/chaos.test.js`, tap's default 30 s is short)
 t.setTimeout(120_000)
+const RECOVERY_S = 20
 const underLoad = runChaos({ short: true })
 const restartRun = runChaos({ short: true, defaultTimeouts: true, only: ['redis killed (-9) under'] })
 
@@ -24,7 +25,12 @@ t.test('faults in turn under load: no 500, valid problems, recovery, exact charg
   for (const p of report.phases) {
     t.equal(p.status500, 0, `${p.phase}: no 500`)
     t.equal(p.invalidProblems, 0, `${p.phase}: every refusal a problem document`)
-    if (p.phase !== 'baseline') t.ok(p.recoverySeconds !== null && p.recoverySeconds < 10, `${p.phase}: recovered`)
+    // within RECOVERY_S of the fault's end: about 2 s on a quiet machine; beyond 10 s was seen once on a
+    // busy two-core one running the whole suite
+    if (p.phase !== 'baseline') {
+      t.ok(p.recoverySeconds !== null && p.recoverySeconds < RECOVERY_S,
+        `${p.phase}: recovered (${String(p.recoverySeconds)} s after the fault ended)`)
+    }
   }
   const down = report.phases.find((p) => p.phase.startsWith('redis down'))!
   t.ok((down.problems.service_unavailable ?? 0) > 0, 'with Redis down, keyed requests are 503 service_unavailable')
