@@ -74,18 +74,10 @@ class UnitFields:
     """Every field surface-reference.read_point can use, for every grid point of one (run, step) file."""
 
     def __init__(self, path, grid):
-        surface, above, iso, order = {}, {}, {}, []
-        surface_step, above_step = {}, {}
+        tables = ref.FieldTables()
         index = None
         for h, _code, kind, key in ref.matched_fields(path):
-            if kind == 'isobaric':
-                pa, name = key
-                if pa not in iso:
-                    iso[pa] = {}
-                    order.append(pa)
-                table, key, step_table = iso[pa], name, None
-            else:
-                table, step_table = (surface, surface_step) if kind == 'surface' else (above, above_step)
+            table, key, step_table = tables.slot(kind, key)
             g = sr.Unit._grid_facts(h)
             if g != grid:
                 raise SystemExit(f'{path}: a message grid differs from the unit grid')
@@ -96,13 +88,13 @@ class UnitFields:
                 if step_table is not None:
                     step_table[key] = ref.packing_step(h)
         self.grid = grid
-        self.surface, self.above, self.iso, self.order = surface, above, iso, order
-        self.has_spfh = any('spfh' in lv for lv in iso.values())
-        self.surface_step, self.above_step = surface_step, above_step
+        self.surface, self.above, self.iso, self.order = tables.surface, tables.above, tables.iso, tables.order
+        self.has_spfh = any('spfh' in lv for lv in tables.iso.values())
+        self.surface_step, self.above_step = tables.surface_step, tables.above_step
         # §8's minimum and node heights, judged per unit (after the precision rule) from the messages the file
         # carries (provenance); the per-column fallback to §4 (a value missing or not finite at one grid point)
         # is surface-reference's.
-        self.heights = ref.unit_nodes(surface_step, above_step)
+        self.heights = ref.unit_nodes(tables.surface_step, tables.above_step)
         self.layer_fields = self.heights is not None
 
     @staticmethod

@@ -232,6 +232,27 @@ def matched_fields(path):
                 eccodes.codes_release(h)
 
 
+class FieldTables:
+    """Where each matched field's value (and packing step) is kept: by name at the surface, by (name, metres) above
+    ground, by level then name on isobaric levels (levels in first-seen order)."""
+
+    def __init__(self):
+        self.surface, self.above, self.iso, self.order = {}, {}, {}, []
+        self.surface_step, self.above_step = {}, {}
+
+    def slot(self, kind, key):
+        """(table, key within it, step table or None) for a field matched_fields gave."""
+        if kind == 'isobaric':
+            pa, name = key
+            if pa not in self.iso:
+                self.iso[pa] = {}
+                self.order.append(pa)
+            return self.iso[pa], name, None
+        if kind == 'surface':
+            return self.surface, key, self.surface_step
+        return self.above, key, self.above_step
+
+
 def read_point(path, lat, lon):
     """All fields the profile can use, at the §3 grid point of (lat, lon).
 
@@ -242,17 +263,9 @@ def read_point(path, lat, lon):
     packing step). The steps' keys are the surface / above-ground fields the file holds.
     """
     grid = point = None
-    surface, above, iso, order = {}, {}, {}, []
-    steps = {'surface': {}, 'above_ground': {}}
+    tables = FieldTables()
     for h, _code, kind, key in matched_fields(path):
-        if kind == 'isobaric':
-            pa, name = key
-            if pa not in iso:
-                iso[pa] = {}
-                order.append(pa)
-            table, key, step_table = iso[pa], name, None
-        else:
-            table, step_table = (surface if kind == 'surface' else above), steps[kind]
+        table, key, step_table = tables.slot(kind, key)
         g = _grid(h)
         if grid is None:
             grid = g
@@ -265,10 +278,10 @@ def read_point(path, lat, lon):
                 step_table[key] = packing_step(h)
     if grid is None:
         raise SystemExit(f'{path}: no usable message')
-    has_spfh = any('spfh' in lv for lv in iso.values())
-    return {'sampled': (point[2], point[3]), 'surface': surface, 'above_ground': above, 'isobaric': iso,
-            'isobaric_order': order, 'has_spfh': has_spfh,
-            'surface_step': steps['surface'], 'above_ground_step': steps['above_ground']}
+    has_spfh = any('spfh' in lv for lv in tables.iso.values())
+    return {'sampled': (point[2], point[3]), 'surface': tables.surface, 'above_ground': tables.above,
+            'isobaric': tables.iso, 'isobaric_order': tables.order, 'has_spfh': has_spfh,
+            'surface_step': tables.surface_step, 'above_ground_step': tables.above_step}
 
 
 # --- §4 column and §8 nodes -------------------------------------------------------------------------------------

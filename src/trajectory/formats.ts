@@ -44,8 +44,11 @@ export interface EnsembleWords {
   outcomes: string
   /** The spread over the landed members, their count beside it; or why no spread is shown. */
   spread: string
-  /** Whether a spread (the ring) is worth drawing. */
-  showSpread: boolean
+}
+
+/** Whether an ensemble's landings make a spread worth showing (the ring): at least MIN_LANDINGS_FOR_SPREAD. */
+export function spreadShown (ensemble: NonNullable<TrajectoryResponse['ensemble']>): boolean {
+  return (ensemble.landing?.members_landed ?? 0) >= MIN_LANDINGS_FOR_SPREAD
 }
 
 export function ensembleWords (ensemble: NonNullable<TrajectoryResponse['ensemble']>,
@@ -59,17 +62,17 @@ export function ensembleWords (ensemble: NonNullable<TrajectoryResponse['ensembl
     (below === 0 ? '' : ` ${below} of them began the descent at or below the model ground and landed there at once.`)
   const s = ensemble.landing
   const landed = s?.members_landed ?? 0
-  if (s === null || landed === 0) return { outcomes, spread: 'None landed: no landing spread.', showSpread: false }
-  if (landed < MIN_LANDINGS_FOR_SPREAD) {
+  if (s === null || landed === 0) return { outcomes, spread: 'None landed: no landing spread.' }
+  if (!spreadShown(ensemble)) {
     const few = landed === n
       ? `All ${n} landed, but fewer than ${MIN_LANDINGS_FOR_SPREAD} landings`
       : `Only ${landed} of ${n} landed: too few`
-    return { outcomes, showSpread: false, spread: `${few} for a landing spread to mean anything (at least ` +
+    return { outcomes, spread: `${few} for a landing spread to mean anything (at least ` +
       `${MIN_LANDINGS_FOR_SPREAD} are needed).` }
   }
   const km = (x: number): string => x.toFixed(1)
   const of = landed < n ? ` (of ${n})` : ''
-  return { outcomes, showSpread: true, spread: `Landing spread of the ${landed} landed${of} ` +
+  return { outcomes, spread: `Landing spread of the ${landed} landed${of} ` +
     `around their mean (${place(s.mean_latitude, s.mean_longitude)}): half within ${km(s.p50_distance_km)} km, ` +
     `95 % within ${km(s.p95_distance_km)} km, the farthest ${km(s.max_distance_km)} km.` }
 }

@@ -30,8 +30,12 @@ const noEcCodes = ((): string | false => {
 })()
 const ECCODES = { skip: noEcCodes }
 
-/** ecCodes' packing step (2^E / 10^D) of each near-ground field of a file, keyed `NAME@height`. */
+const stepsRead = new Map<string, Map<string, number>>()
+
+/** ecCodes' packing step (2^E / 10^D) of each near-ground field of a file, keyed `NAME@height` (read once). */
 function ecCodesSteps (file: string): Map<string, number> {
+  const kept = stepsRead.get(file)
+  if (kept !== undefined) return kept
   const out = execFileSync('grib_get', ['-p', 'shortName,typeOfFirstFixedSurface:i,level,binaryScaleFactor,' +
     'decimalScaleFactor', file], { encoding: 'utf8' })
   const names: Record<string, string> = { '2t': 'TMP', t: 'TMP', '10u': 'UGRD', u: 'UGRD', '100u': 'UGRD',
@@ -45,6 +49,7 @@ function ecCodesSteps (file: string): Map<string, number> {
     const key = `${name}@${surface === '1' ? 0 : Number(level)}`
     if (!steps.has(key)) steps.set(key, 2 ** Number(e) / 10 ** Number(d))
   }
+  stepsRead.set(file, steps)
   return steps
 }
 

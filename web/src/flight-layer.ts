@@ -4,7 +4,7 @@
 // ring holding 95 % of them.
 import * as L from 'leaflet'
 import type { TrajectoryResponse } from './api.js'
-import { east, ensembleWords, flightMarks, type MarkKind } from '../../src/trajectory/formats.js'
+import { east, flightMarks, type MarkKind, spreadShown } from '../../src/trajectory/formats.js'
 import { latLon, num, utc } from './format.js'
 
 type Ensemble = NonNullable<TrajectoryResponse['ensemble']>
@@ -62,8 +62,8 @@ export function drawFlight (group: L.LayerGroup, answer: TrajectoryResponse): L.
 
 function drawEnsemble (group: L.LayerGroup, ensemble: Ensemble, bounds: L.LatLngBounds): void {
   const spread = ensemble.landing
-  // the ring only over enough landings to mean a spread, their count beside it (ensembleWords)
-  if (spread !== null && ensembleWords(ensemble, latLon).showSpread) {
+  // the ring only over enough landings to mean a spread, their count beside it
+  if (spread !== null && spreadShown(ensemble)) {
     const ring = L.circle([spread.mean_latitude, east(spread.mean_longitude)], {
       radius: Math.max(spread.p95_distance_km, 0.01) * 1000, className: 'spread', interactive: false
     }).addTo(group)

@@ -2,7 +2,7 @@
 // back: the path on the map, altitude against time, its named points (flightMarks), the ensemble's spread, and
 // the flight as a GeoJSON file.
 import type { Capabilities, TrajectoryRequest, TrajectoryResponse } from './api.js'
-import { east, ensembleWords, flightMarks, geojson } from '../../src/trajectory/formats.js'
+import { east, ensembleWords, flightMarks, geojson, spreadShown } from '../../src/trajectory/formats.js'
 import { byId, htmlEl } from './svg.js'
 import { drawAltitudeChart } from './flight-chart.js'
 import { duration, latLon, num, utc } from './format.js'
@@ -131,7 +131,7 @@ export function renderFlight (answer: TrajectoryResponse): void {
   if (ensemble !== undefined) {
     // how every member ended, and a spread only over the landed, only when enough landed to mean one
     const words = ensembleWords(ensemble, latLon)
-    const dots = words.showSpread || ensemble.landing === null ? '' : ' Their landings are marked one by one.'
+    const dots = spreadShown(ensemble) || ensemble.landing === null ? '' : ' Their landings are marked one by one.'
     htmlEl('p', { class: 'spread-text' }, `${words.outcomes} ${words.spread}${dots}`, box)
   }
 }
