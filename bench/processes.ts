@@ -2,6 +2,7 @@
 // processes: a free port, a wait until something answers, a persistent throwaway Redis that can
 // be killed and restarted, and an aloft instance (the built `aloft serve`) that can be killed.
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readFile, readdir } from 'node:fs/promises'
 import { connect, createServer } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -99,4 +100,12 @@ export class AloftInstance {
     child.kill(signal)
     await exited
   }
+}
+
+/** The processes a host's primary forked (its children, read from /proc; Linux). */
+export async function processesOf (pid: number): Promise<number[]> {
+  const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[])
+  const lists = await Promise.all(tasks.map(async (t) =>
+    await readFile(`/proc/${pid}/task/${t}/children`, 'utf8').catch(() => '')))
+  return lists.flatMap((l) => l.split(' ').filter((s) => s !== '').map(Number))
 }

@@ -22,6 +22,10 @@ export interface Metrics {
   capacity: Gauge<'state'>
   /** Sets how the capacity is read (the app comes after the metrics). */
   readCapacity: (read: () => { working: number, public: number, waiting: number }) => void
+  /** What /metrics answers: this registry, or the whole host's when several processes serve it. */
+  exposition: () => Promise<string>
+  /** Sets how the exposition is made (a host's process asks its primary: src/cluster). */
+  exposeWith: (expose: () => Promise<string>) => void
 }
 
 export function createMetrics (options: { defaultMetrics?: boolean } = {}): Metrics {
@@ -29,6 +33,7 @@ export function createMetrics (options: { defaultMetrics?: boolean } = {}): Metr
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry, prefix: 'aloft_' })
   let readAllowance: (() => Promise<number>) | undefined
   let readCapacity: (() => { working: number, public: number, waiting: number }) | undefined
+  let expose = async (): Promise<string> => await registry.metrics()
   return {
     registry,
     httpRequests: new Counter({
@@ -57,6 +62,7 @@ export function createMetrics (options: { defaultMetrics?: boolean } = {}): Metr
         'address, daily_allowance shared by all public callers and daily_allowance_per_client of it, ' +
         'in_flight_share of ALOFT_MAX_IN_FLIGHT; absent when public mode is off',
       labelNames: ['limit'],
+      aggregator: 'first', // configured alike in every process of a host
       registers: [registry]
     }),
     publicRequests: new Counter({
@@ -68,6 +74,7 @@ export function createMetrics (options: { defaultMetrics?: boolean } = {}): Metr
     publicAllowanceUsed: new Gauge({
       name: 'aloft_public_allowance_used',
       help: 'Upstream attempts today of the daily allowance all public callers share',
+      aggregator: 'first', // read from the store every process shares
       registers: [registry],
       async collect () {
         if (readAllowance !== undefined) this.set(await readAllowance().catch(() => NaN))
@@ -96,6 +103,8 @@ export function createMetrics (options: { defaultMetrics?: boolean } = {}): Metr
         this.labels('waiting').set(now.waiting)
       }
     }),
-    readCapacity: (read) => { readCapacity = read }
+    readCapacity: (read) => { readCapacity = read },
+    exposition: () => expose(),
+    exposeWith: (next) => { expose = next }
   }
 }

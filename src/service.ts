@@ -10,7 +10,7 @@ import { Field, createPool } from './field/index.js'
 import { ProfileService } from './profile/index.js'
 import { SamplesEngine } from './samples/index.js'
 import { TrajectoryService } from './trajectory/index.js'
-import { TRAJECTORY_LIMITS } from './contract/index.js'
+import { TRAJECTORY_LIMITS, type HostProcesses } from './contract/index.js'
 import { createApp, type App, listen, type HttpServer, publicModeMetrics } from './http/index.js'
 import { StartupError, listenFailure } from './startup-error.js'
 
@@ -39,6 +39,8 @@ export interface StartOptions {
   now?: () => number
   /** false: no data path (the data routes answer 503). */
   dataPath?: boolean
+  /** The host's processes, when this is one of several (src/cluster). */
+  host?: () => HostProcesses
 }
 
 interface DataPath {
@@ -121,7 +123,7 @@ export async function startService (config: Config, options: StartOptions = {}):
     await data?.field.close()
     await data?.source.close()
   }
-  const deps = { config, store, logger, metrics, now: options.now, ...dataParts(data) }
+  const deps = { config, store, logger, metrics, now: options.now, host: options.host, ...dataParts(data) }
   const app = createApp(deps)
   const httpOptions = {
     ...config, onConnectionRefused: () => metrics.httpCutOff.labels('connections_per_address').inc()
@@ -142,7 +144,7 @@ export async function startService (config: Config, options: StartOptions = {}):
     throw listenFailure(err, config.host, port) ?? err
   }
   const served = http
-  logger.info({ url: http.url, store: store.kind, source: config.source.kind,
+  logger.info({ url: http.url, processes: config.processes, store: store.kind, source: config.source.kind,
     ...(metricsHttp !== undefined ? { metrics_url: metricsHttp.url } : {}) }, 'aloft listening')
 
   let closing: Promise<void> | undefined

@@ -1,5 +1,6 @@
 // Configuration: defaults, every variable parsed, and a clear message for each bad value.
 import t from 'tap'
+import { availableParallelism } from 'node:os'
 import { ConfigError, loadConfig, VARIABLES } from '../src/config/index.js'
 import { repoUrl } from './helpers/paths.js'
 
@@ -49,7 +50,10 @@ const bad: Array<[string, Record<string, string>, RegExp]> = [
   ['a Redis URL of another scheme', { REDIS_URL: 'http://localhost:6379' }, /REDIS_URL is invalid/],
   ['a short admin token', { ALOFT_ADMIN_TOKEN: 'short' }, /ALOFT_ADMIN_TOKEN is invalid/],
   ['a misspelt ALOFT_ variable', { ALOFT_DAILY_ALLOWENCE: '5' }, /ALOFT_DAILY_ALLOWENCE is not a variable aloft knows/],
-  ['a time offset over 24 h', { ALOFT_MAX_TIME_OFFSET_HOURS: '25' }, /ALOFT_MAX_TIME_OFFSET_HOURS/]
+  ['a time offset over 24 h', { ALOFT_MAX_TIME_OFFSET_HOURS: '25' }, /ALOFT_MAX_TIME_OFFSET_HOURS/],
+  ['processes that are not a count', { ALOFT_PROCESSES: 'all', REDIS_URL: 'redis://r:6379' },
+    /ALOFT_PROCESSES="all" is invalid: expected auto or an integer from 1 to 256/],
+  ['several processes without Redis', { ALOFT_PROCESSES: '4' }, /ALOFT_PROCESSES=4 needs REDIS_URL/]
 ]
 for (const [name, env, message] of bad) {
   t.test(`${name} is refused with a message naming it`, async (t) => {
@@ -57,6 +61,20 @@ for (const [name, env, message] of bad) {
     try { loadConfig(env) } catch (err) { t.match((err as Error).message, message) }
   })
 }
+
+t.test('processes: one by default, auto is the cores, and each process gets its share of the threads',
+  async (t) => {
+    const cores = availableParallelism()
+    t.match(loadConfig({}), { processes: 1, workers: cores })
+    const auto = loadConfig({ ALOFT_PROCESSES: 'auto', REDIS_URL: 'redis://r:6379' })
+    t.match(auto, { processes: cores, workers: 1 })
+    t.match(loadConfig({ ALOFT_PROCESSES: '2', REDIS_URL: 'redis://r:6379', ALOFT_WORKERS: '3' }),
+      { processes: 2, workers: 3 }, 'ALOFT_WORKERS, when given, is each process\'s')
+    if (cores > 1) {
+      t.throws(() => loadConfig({ ALOFT_PROCESSES: 'auto' }), new RegExp(`ALOFT_PROCESSES=auto \\(${cores} on this ` +
+        'host\\) needs REDIS_URL'))
+    }
+  })
 
 t.test('every problem is reported at once', async (t) => {
   try {

@@ -33,6 +33,11 @@ export async function run (args: string[]): Promise<number> {
     console.error(`aloft demo takes no arguments (PORT and HOST may be set in the environment): ${args.join(' ')}`)
     return EXIT_CODES.usage.code
   }
+  if ((process.env.ALOFT_PROCESSES ?? '1') !== '1') {
+    console.error('aloft demo serves one process with the in-memory store; for several processes on one port run ' +
+      '`aloft serve` with REDIS_URL and ALOFT_PROCESSES (README "All the cores of one host")')
+    return EXIT_CODES.usage.code
+  }
   // an operator token of the caller's, or one made for this run: the admin route exists either way
   const adminToken = process.env.ALOFT_ADMIN_TOKEN || randomBytes(24).toString('base64url')
   const env: NodeJS.ProcessEnv = {
@@ -63,6 +68,7 @@ export async function run (args: string[]): Promise<number> {
       10000], altitude_reference: 'agl'
   })
   console.log(`aloft demo: serving the bundled GFS sample (2020-07-21 … 2020-08-29, 48–56°N 13–25°E) on ${service.url}
+  (one process, the in-memory store: ALOFT_PROCESSES and REDIS_URL are for \`aloft serve\`)
 
   account ${account.id}; this service's address, its API key (shown once) and this run's
   operator token, for the README's examples (paste into your shell):

@@ -2,7 +2,7 @@
 // SIGTERM/SIGINT, then stop gracefully and exit 0. Start-up failures the operator can fix are one
 // line and an exit code of their own (exit-codes.ts).
 import { ConfigError, loadConfig, VARIABLES, type Config } from '../config/index.js'
-import type { RunningService } from '../service.js'
+import type { RunningService, StartOptions } from '../service.js'
 import { StartupError } from '../startup-error.js'
 import { wantsHelp } from './help.js'
 import { EXIT_CODES, exitCodesText } from './exit-codes.js'
@@ -34,10 +34,10 @@ export function configOrExplain (env: NodeJS.ProcessEnv): Config | null {
  * Starts the service, or prints why it cannot and returns the exit code for that. The service is
  * imported only here, so `--help` answers without loading it.
  */
-export async function startOrExplain (config: Config): Promise<RunningService | number> {
+export async function startOrExplain (config: Config, options?: StartOptions): Promise<RunningService | number> {
   const { startService } = await import('../service.js')
   try {
-    return await startService(config)
+    return await startService(config, options)
   } catch (err) {
     if (!(err instanceof StartupError)) throw err
     console.error(`aloft: ${err.message}`)
@@ -76,8 +76,36 @@ export async function run (args: string[]): Promise<number> {
   }
   const config = configOrExplain(process.env)
   if (config === null) return EXIT_CODES.usage.code
+  if (config.processes > 1) return await serveHost(config)
   const service = await startOrExplain(config)
   if (typeof service === 'number') return service
   await serveUntilSignal(service)
+  return EXIT_CODES.ok.code
+}
+
+/**
+ * Several processes on one port (ALOFT_PROCESSES > 1, docs/DESIGN.md §11): the primary supervises
+ * them and ends with the host's exit code; each of them is this same command, serving its share.
+ */
+async function serveHost (config: Config): Promise<number> {
+  const host = await import('../cluster/index.js')
+  const { createLogger } = await import('../logger.js')
+  const { createMetrics } = await import('../metrics.js')
+  const logger = createLogger(config.logLevel)
+  if (host.isPrimary()) {
+    return await new host.Supervisor({ processes: config.processes, shutdownGraceMs: config.shutdownGraceMs, logger })
+      .run()
+  }
+  const metrics = createMetrics()
+  const link = host.joinHost(metrics, config.processes)
+  const service = await startOrExplain(host.processConfig(config),
+    { logger: logger.child({ pid: process.pid }), metrics, host: link.state })
+  if (typeof service === 'number') {
+    link.leave() // the channel to the primary would keep this process alive
+    return service
+  }
+  link.ready(service.url)
+  await serveUntilSignal(service)
+  link.leave()
   return EXIT_CODES.ok.code
 }

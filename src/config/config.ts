@@ -24,6 +24,9 @@ export interface Config {
   maxTimeOffsetHours: number
   shutdownGraceMs: number
   cacheMegabytes: number
+  /** HTTP processes on this host (ALOFT_PROCESSES, `auto` resolved to the cores). */
+  processes: number
+  /** Worker threads of each process. */
   workers: number
   interpolateIn: 'worker' | 'main'
   tileDegrees: number

@@ -7,6 +7,7 @@ import { readSource } from './source.js'
 import { UPSTREAM_PER_MINUTE_DEFAULT } from './variables.js'
 import { tileTemplateProblem, type MapTiles } from './tile-template.js'
 import { readTrustedProxies } from './proxies.js'
+import { readProcesses, readWorkers } from './processes.js'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 const MIB = 1024 * 1024
@@ -30,10 +31,12 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   const read = new VariableReader(env)
   read.refuseUnknown()
   const source = readSource(read)
+  const redisUrl = readRedisUrl(read)
+  const processes = readProcesses(read, redisUrl)
   const config: Config = {
     port: read.int('PORT', 0, 65535),
     host: read.raw('HOST'),
-    redisUrl: readRedisUrl(read),
+    redisUrl,
     redisPrefix: readRedisPrefix(read),
     adminToken: read.secret('ALOFT_ADMIN_TOKEN'),
     logLevel: read.oneOf('ALOFT_LOG_LEVEL', LOG_LEVELS, `one of ${LOG_LEVELS.join(', ')}`),
@@ -47,7 +50,8 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
       'a number of hours from 0 to 24'),
     shutdownGraceMs: read.int('ALOFT_SHUTDOWN_GRACE_MS', 0, 600_000),
     cacheMegabytes: read.int('ALOFT_CACHE_MB', 1, 1_048_576),
-    workers: read.int('ALOFT_WORKERS', 1, 256),
+    processes,
+    workers: readWorkers(read, processes),
     interpolateIn: read.oneOf('ALOFT_INTERPOLATE', ['main', 'worker'] as const, 'main or worker'),
     tileDegrees: read.number('ALOFT_TILE_DEGREES', (n) => Number.isInteger(n * 4) && n > 0 && 1440 % (n * 4) === 0,
       'a multiple of 0.25 that divides 360 (e.g. 0.5, 1, 2, 5)'),

@@ -60,8 +60,13 @@ export const VARIABLES: readonly VariableSpec[] = [
   },
   { name: 'ALOFT_CACHE_MB', default: '512', about: 'memory budget (MiB) of decoded units shared by all requests' },
   {
-    name: 'ALOFT_WORKERS', default: String(availableParallelism()),
-    about: 'decode worker threads (default: the number of cores)'
+    name: 'ALOFT_PROCESSES', default: '1',
+    about: 'HTTP processes serving one port, a primary supervising them (node:cluster; auto: one per core). More ' +
+      'than 1 needs REDIS_URL; ALOFT_CACHE_MB and ALOFT_SAMPLES_MEMORY_MB are then the host\'s, split between them'
+  },
+  {
+    name: 'ALOFT_WORKERS', default: `${availableParallelism()} ÷ processes`,
+    about: 'decode worker threads of each process (default: the cores divided among ALOFT_PROCESSES, at least 1)'
   },
   {
     name: 'ALOFT_INTERPOLATE', default: 'main',

@@ -17,7 +17,7 @@ export {
 export { type Problem, type ValidationErrorItem } from './problem.js'
 export { type ErrorItem, fieldPath, inWords, placeInWords, type WordStyle } from './error-words.js'
 export { type Capabilities } from './capabilities.js'
-export { type Health } from './health.js'
+export { type Health, type HostProcesses } from './health.js'
 export {
   ARROW_STREAM, type Interpolation, INTERPOLATIONS, SAMPLE_FIELDS, SAMPLE_STATUSES, type SampleField, SamplesRequest,
   type SamplesResponse, type SampleUnit

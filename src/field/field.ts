@@ -110,6 +110,7 @@ export class Field {
     })
     new Gauge({
       name: 'aloft_worker_pool_utilization', help: 'Share of time the worker pool threads were busy since start (0..1)',
+      aggregator: 'average', // a host's processes: their pools' mean
       registers, collect () { this.set(pool.utilization()) }
     })
     new Gauge({

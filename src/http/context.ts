@@ -4,6 +4,7 @@ import type { Request } from 'polka'
 import type { ServerResponse } from 'node:http'
 import type { AccountStore } from '../accounts/index.js'
 import type { Config } from '../config/index.js'
+import type { HostProcesses } from '../contract/index.js'
 import type { Logger } from '../logger.js'
 import type { Metrics } from '../metrics.js'
 import type { ProfileService } from '../profile/index.js'
@@ -72,4 +73,6 @@ export interface AppDeps {
   field?: Field
   /** Milliseconds since the epoch; injectable for the allowance day boundary. */
   now?: () => number
+  /** The host's processes, when several serve it (src/cluster): readiness reports them. */
+  host?: () => HostProcesses
 }

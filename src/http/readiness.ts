@@ -3,7 +3,7 @@
 // cache directory (can units be written?) and the worker pool (does it run tasks?). One of them
 // unavailable makes the instance not ready (503 with the same body).
 import { StoreUnavailableError, type AccountStore } from '../accounts/index.js'
-import type { Health } from '../contract/index.js'
+import type { Health, HostProcesses } from '../contract/index.js'
 import type { CheckState } from '../source/index.js'
 import type { AppDeps } from './context.js'
 
@@ -38,6 +38,13 @@ async function within (check: Promise<CheckState>, ms: number, reason: string): 
   }
 }
 
+/** A host short of processes still serves (this one answered): a warning, not unreadiness. */
+function processesWarning (processes: HostProcesses | undefined): string[] {
+  if (processes === undefined || processes.serving >= processes.configured) return []
+  return [`${processes.serving} of ${processes.configured} processes serve: the primary is replacing the others ` +
+    '(aloft_process_restarts_total counts them)']
+}
+
 export async function readiness (deps: AppDeps): Promise<{ ready: boolean, body: Health }> {
   const states: Record<(typeof READINESS_CHECKS)[number], Promise<CheckState>> = {
     account_store: storeState(deps.store),
@@ -54,13 +61,15 @@ export async function readiness (deps: AppDeps): Promise<{ ready: boolean, body:
     if (!state.ok) reasons[name] = state.reason ?? 'unavailable'
   }
   const ready = Object.keys(reasons).length === 0
-  const warnings = deps.store.warnings()
+  const processes = deps.host?.()
+  const warnings = [...deps.store.warnings(), ...processesWarning(processes)]
   return {
     ready,
     body: {
       status: ready ? 'ok' : 'unavailable',
       checks,
       ...(ready ? {} : { reasons }),
+      ...(processes !== undefined ? { processes } : {}),
       ...(warnings.length > 0 ? { warnings } : {})
     }
   }

@@ -25,7 +25,7 @@ export function metaHandlers (deps: AppDeps, openapi: string): Record<string, Ha
     },
 
     metrics: async () => ({
-      body: await deps.metrics.registry.metrics(),
+      body: await deps.metrics.exposition(),
       mediaType: deps.metrics.registry.contentType
     }),
 

@@ -1,0 +1,64 @@
+// A process's side of the host (docs/DESIGN.md §11): it tells the primary it serves, answers the
+// primary's gathering of metrics, asks the primary for the host's metrics when scraped, and keeps
+// the host's state for readiness.
+import cluster from 'node:cluster'
+import type { Metrics } from '../metrics.js'
+import { GATHER_WAIT_MS } from './host-metrics.js'
+import { isMessage, type HostState, type MetricsJson, type ToPrimary, type ToProcess } from './messages.js'
+
+/** A scrape waits this long for the primary (which itself waits GATHER_WAIT_MS for the processes). */
+const ASK_WAIT_MS = GATHER_WAIT_MS + 1000
+
+export interface HostLink {
+  /** The host's state as the primary last told it. */
+  state: () => HostState
+  /** Says this process listens at `url`: from now on the primary counts it as serving. */
+  ready: (url: string) => void
+  /** Stops listening to the primary, so the process can end once its service has closed. */
+  leave: () => void
+}
+
+function send (message: ToPrimary): void {
+  if (process.connected) process.send?.(message)
+}
+
+/** Joins the host: `metrics` is then exposed for the whole host (own metrics only if the primary is silent). */
+export function joinHost (metrics: Metrics, processes: number): HostLink {
+  if (!cluster.isWorker) throw new Error('joinHost is for a process forked by the host\'s primary')
+  let state: HostState = { serving: 0, configured: processes }
+  let next = 0
+  const asked = new Map<number, (text: string) => void>()
+  const onMessage = (message: unknown): void => {
+    if (!isMessage<ToProcess>(message)) return
+    if (message.aloft === 'host') {
+      state = message.state
+    } else if (message.aloft === 'send-metrics') {
+      void metrics.registry.getMetricsAsJSON().then((own) => {
+        send({ aloft: 'own-metrics', id: message.id, metrics: own as MetricsJson })
+      })
+    } else if (message.aloft === 'metrics-text') {
+      asked.get(message.id)?.(message.text)
+    }
+  }
+  process.on('message', onMessage)
+  metrics.exposeWith(async () => {
+    if (!process.connected) return await metrics.registry.metrics()
+    const id = next++
+    const text = await new Promise<string | null>((resolve) => {
+      const timer = setTimeout(() => resolve(null), ASK_WAIT_MS)
+      asked.set(id, (t) => { clearTimeout(timer); resolve(t) })
+      send({ aloft: 'host-metrics', id })
+    })
+    asked.delete(id)
+    // a primary that does not answer (stopping, or gone) leaves this process's own metrics to show
+    return text ?? await metrics.registry.metrics()
+  })
+  return {
+    state: () => state,
+    ready: (url) => send({ aloft: 'ready', url }),
+    leave: () => {
+      process.off('message', onMessage)
+      cluster.worker?.disconnect()
+    }
+  }
+}
