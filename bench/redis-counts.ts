@@ -10,7 +10,8 @@ import { Redis } from 'ioredis'
 import { track, stop } from './lib.js'
 import { freePort, pingRedis, waitFor } from './processes.js'
 
-export interface RedisReading { calls: Map<string, number>, cpuUs: number }
+/** `reads`: socket reads Redis processed (total_reads_processed): commands over reads is the batching. */
+export interface RedisReading { calls: Map<string, number>, cpuUs: number, reads: number }
 
 /** `cmdstat_evalsha:calls=3,usec=…` → evalsha: 3; and the main thread's CPU (µs). */
 export async function readRedis (redis: Redis): Promise<RedisReading> {
@@ -23,7 +24,8 @@ export async function readRedis (redis: Redis): Promise<RedisReading> {
   const field = (name: string): number => Number(new RegExp(`${name}:([\\d.]+)`).exec(cpu)?.[1] ?? NaN)
   const main = field('used_cpu_user_main_thread') + field('used_cpu_sys_main_thread')
   const cpuUs = (Number.isFinite(main) ? main : field('used_cpu_user') + field('used_cpu_sys')) * 1e6
-  return { calls, cpuUs }
+  const reads = Number(/total_reads_processed:(\d+)/.exec(await redis.info('stats'))?.[1])
+  return { calls, cpuUs, reads }
 }
 
 /** after − before, per command; the reading commands' own calls (info, monitor, config) left out. */
