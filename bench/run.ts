@@ -1,12 +1,13 @@
 // bench/run: every benchmark in order, each in its own process, each printing its table and
-// writing bench/results/<name>.json. About 8 minutes on 2 cores.
+// writing bench/results/<name>.json. About 15 minutes on 2 cores.
 //   npx tsc -p tsconfig.json && node dist/bench/run.js [--soak-seconds 60]
 // Extra arguments after the name are passed on: `node dist/bench/run.js soak --seconds 20` runs one.
 import { spawn } from 'node:child_process'
 import { DIST_BENCH, machine, stop, track } from './lib.js'
 
 const ALL = [
-  'profile', 'crossing', 'decode', 'samples', 'trajectory', 'surface-layer', 'cold', 'soak', 'chaos'
+  'profile', 'crossing', 'decode', 'samples', 'trajectory', 'surface-layer', 'cold', 'soak', 'chaos', 'cores',
+  'workers', 'redis-trips', 'redis-capacity'
 ] as const
 const k = process.argv.indexOf('--soak-seconds')
 const soakSeconds = k < 0 ? null : process.argv[k + 1]
