@@ -33,7 +33,7 @@ export async function run (args: string[]): Promise<number> {
     console.error(`aloft demo takes no arguments (PORT and HOST may be set in the environment): ${args.join(' ')}`)
     return EXIT_CODES.usage.code
   }
-  if ((process.env.ALOFT_PROCESSES ?? '1') !== '1') {
+  if (!['', '1'].includes((process.env.ALOFT_PROCESSES ?? '').trim())) {
     console.error('aloft demo serves one process with the in-memory store; for several processes on one port run ' +
       '`aloft serve` with REDIS_URL and ALOFT_PROCESSES (README "All the cores of one host")')
     return EXIT_CODES.usage.code

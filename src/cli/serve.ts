@@ -55,12 +55,16 @@ export async function serveUntilSignal (service: RunningService): Promise<void> 
     service.logger.error({ err: reason }, 'a promise rejected with no handler')
   })
   await new Promise<void>((resolve) => {
+    let stopping = false
+    // a second signal (Ctrl-C twice, a service manager signalling the whole group) must not end the drain
     const stop = (signal: string): void => {
+      if (stopping) return
+      stopping = true
       service.logger.info({ signal }, 'shutting down')
       void service.close().then(resolve)
     }
-    process.once('SIGTERM', () => stop('SIGTERM'))
-    process.once('SIGINT', () => stop('SIGINT'))
+    process.on('SIGTERM', () => stop('SIGTERM'))
+    process.on('SIGINT', () => stop('SIGINT'))
   })
 }
 
@@ -98,14 +102,14 @@ async function serveHost (config: Config): Promise<number> {
   }
   const metrics = createMetrics()
   const link = host.joinHost(metrics, config.processes)
-  const service = await startOrExplain(host.processConfig(config),
-    { logger: logger.child({ pid: process.pid }), metrics, host: link.state })
-  if (typeof service === 'number') {
-    link.leave() // the channel to the primary would keep this process alive
-    return service
+  try {
+    const service = await startOrExplain(host.processConfig(config),
+      { logger: logger.child({ pid: process.pid }), metrics, host: link.state })
+    if (typeof service === 'number') return service
+    link.ready(service.url)
+    await serveUntilSignal(service)
+    return EXIT_CODES.ok.code
+  } finally {
+    link.leave() // the channel to the primary would keep this process alive, whatever ended it
   }
-  link.ready(service.url)
-  await serveUntilSignal(service)
-  link.leave()
-  return EXIT_CODES.ok.code
 }

@@ -2,7 +2,9 @@
 // which gathers every process's own metrics and sums them (prom-client's aggregation: counters and
 // histograms add up; each gauge says how it combines, e.g. a configured limit is taken once). One
 // series per host rather than one per process, because a scrape reaches one process of the port
-// at random: only the primary sees them all, and a sum is what the host did.
+// at random: only the primary sees them all, and a sum is what the host did. A process that dies
+// leaves its counters and histograms as last gathered in the sum, so the host's counters never go
+// back (Prometheus would read a reset) when it is replaced.
 import type { Worker } from 'node:cluster'
 import { AggregatorRegistry, Counter, Gauge, Registry } from 'prom-client'
 import type { HostState, MetricsJson, ToProcess } from './messages.js'
@@ -24,6 +26,10 @@ export class HostMetrics {
   #state: HostState = { serving: 0, configured: 0 }
   #next = 0
   readonly #gatherings = new Map<number, Gathering>()
+  /** Each live process's metrics as last gathered, by cluster worker id. */
+  readonly #latest = new Map<number, MetricsJson>()
+  /** The counters and histograms of processes that died (summed into one at the next gathering). */
+  #retired: MetricsJson[] = []
 
   constructor () {
     const read = (): HostState => this.#state
@@ -51,7 +57,10 @@ export class HostMetrics {
   /** Every connected process's metrics and the primary's, summed, in the exposition format. */
   async gather (workers: Worker[]): Promise<string> {
     const id = this.#next++
-    const replies: MetricsJson[] = [await this.registry.getMetricsAsJSON() as MetricsJson]
+    if (this.#retired.length > 1) {
+      this.#retired = [await AggregatorRegistry.aggregate(this.#retired).getMetricsAsJSON() as MetricsJson]
+    }
+    const replies: MetricsJson[] = [await this.registry.getMetricsAsJSON() as MetricsJson, ...this.#retired]
     const asked = workers.filter((w) => w.isConnected())
     await new Promise<void>((resolve) => {
       const done = (): void => {
@@ -67,11 +76,20 @@ export class HostMetrics {
     return await AggregatorRegistry.aggregate(replies).metrics()
   }
 
-  /** A process's answer to gathering `id` (late answers are dropped). */
-  received (id: number, metrics: MetricsJson): void {
+  /** Process `worker`'s answer to gathering `id` (late answers are only remembered). */
+  received (id: number, worker: number, metrics: MetricsJson): void {
+    this.#latest.set(worker, metrics)
     const gathering = this.#gatherings.get(id)
     if (gathering === undefined) return
     gathering.replies.push(metrics)
     if (--gathering.waiting === 0) gathering.done()
+  }
+
+  /** Process `worker` died: what it counted stays in the host's sums (its gauges go with it). */
+  retire (worker: number): void {
+    const last = this.#latest.get(worker)
+    this.#latest.delete(worker)
+    if (last === undefined) return
+    this.#retired.push(last.filter((m) => ['counter', 'histogram'].includes(String(m.type))))
   }
 }

@@ -45,8 +45,11 @@ export class Supervisor {
   /** Forks every process; resolves with the host's exit code once it has stopped. */
   run (): Promise<number> {
     const ended = new Promise<number>((resolve) => { this.#finish = resolve })
-    process.once('SIGTERM', () => this.stop('SIGTERM'))
-    process.once('SIGINT', () => this.stop('SIGINT'))
+    // every signal is heard (a second Ctrl-C must not end the primary, and with it every process, mid-drain)
+    process.on('SIGTERM', () => this.stop('SIGTERM'))
+    process.on('SIGINT', () => this.stop('SIGINT'))
+    // NaN (a gauge whose store is away) and Infinity (a histogram's +Inf) survive the channel as they are
+    cluster.setupPrimary({ serialization: 'advanced' })
     for (const slot of this.#slots) this.#fork(slot)
     this.#publish()
     return ended
@@ -66,11 +69,16 @@ export class Supervisor {
     setTimeout(() => {
       for (const w of this.#live()) {
         this.#o.logger.error({ pid: w.process.pid }, 'a process did not stop within its grace period: killed')
-        this.#exitCode = 1
+        this.#failed(1)
         w.process.kill('SIGKILL')
       }
     }, this.#o.shutdownGraceMs + KILL_AFTER_GRACE_MS).unref()
     this.#endIfDone()
+  }
+
+  /** The host's exit code: the first failure's (a start-up's own code stays). */
+  #failed (code: number): void {
+    if (this.#exitCode === 0) this.#exitCode = code
   }
 
   #live (): Worker[] {
@@ -82,7 +90,8 @@ export class Supervisor {
     const worker = cluster.fork()
     Object.assign(slot, { worker, startedAt: Date.now(), ready: false })
     worker.on('message', (message: unknown) => {
-      if (isMessage<ToPrimary>(message)) this.#heard(slot, worker, message)
+      // a late word of a process already replaced is not its replacement's
+      if (isMessage<ToPrimary>(message) && slot.worker === worker) this.#heard(slot, worker, message)
     })
     worker.on('exit', (code, signal) => this.#exited(slot, worker, code, signal))
     // a message to a process that is dying fails; its exit is what counts
@@ -98,11 +107,14 @@ export class Supervisor {
         this.#o.logger.info({ url: message.url, processes: this.#slots.length }, 'aloft listening')
       }
     } else if (message.aloft === 'host-metrics') {
-      void this.metrics.gather(this.#live()).then((text) => {
+      this.metrics.gather(this.#live()).then((text) => {
         if (worker.isConnected()) worker.send({ aloft: 'metrics-text', id: message.id, text } satisfies ToProcess)
+      }).catch((err: unknown) => {
+        // the asking process answers with its own metrics once its wait is over
+        this.#o.logger.error({ err }, 'the host\'s metrics could not be gathered')
       })
     } else if (message.aloft === 'own-metrics') {
-      this.metrics.received(message.id, message.metrics)
+      this.metrics.received(message.id, worker.id, message.metrics)
     }
   }
 
@@ -110,15 +122,17 @@ export class Supervisor {
     if (slot.worker !== worker) return
     const wasReady = slot.ready
     Object.assign(slot, { worker: undefined, ready: false })
+    this.metrics.retire(worker.id)
     this.#publish()
     if (this.#stopping) {
+      if (code !== null && code !== 0) this.#failed(code) // a process that failed while draining
       this.#endIfDone()
       return
     }
     const how = signal ?? `exit ${code}`
     if (!this.#started && !wasReady) {
       // a start that fails in one process fails in all: stop the others and exit with its code
-      this.#exitCode = code === null || code === 0 ? 1 : code
+      this.#failed(code === null || code === 0 ? 1 : code)
       this.#o.logger.error({ pid: worker.process.pid, how }, 'a process could not start; stopping the host')
       this.stop('start-up failure')
       return

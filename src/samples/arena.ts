@@ -113,12 +113,17 @@ export class ArenaArrays implements Arrays {
   }
 }
 
+/** The shared memory a request of n points holds while it is computed and written. */
+export function arenaBytes (n: number): number {
+  return n * ARENA_BYTES_PER_POINT + ARENA_SLACK
+}
+
 /**
  * Arrays for a request of n points: an idle buffer large enough (the smallest such), else a new
  * one; MemoryBusyError when the budget cannot hold it.
  */
 export function arenaFor (n: number, budget?: ArenaBudget): ArenaArrays {
-  const bytes = n * ARENA_BYTES_PER_POINT + ARENA_SLACK
+  const bytes = arenaBytes(n)
   let best = -1
   for (let k = 0; k < idle.length; k++) {
     if (idle[k].byteLength >= bytes && (best < 0 || idle[k].byteLength < idle[best].byteLength)) best = k

@@ -1,7 +1,7 @@
 // Public API of the samples room: what other rooms may use of it.
 export { SamplesEngine } from './engine.js'
 export { TooManyUnitsError } from './cost.js'
-export { MemoryBusyError } from './arena.js'
+export { arenaBytes, MemoryBusyError } from './arena.js'
 export type { HeldSamples, SamplesResult } from './result.js'
 export type { ArrowQuery } from './arrow-request.js'
 export { loadArrow } from './arrow.js'

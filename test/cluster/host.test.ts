@@ -139,6 +139,25 @@ t.test('a process killed with SIGKILL is replaced; the port keeps answering', as
   t.match(metrics, /^aloft_process_restarts_total\{reason="SIGKILL"\} 1$/m, 'the restart is counted')
 })
 
+t.test('what a process counted stays in the host\'s counters when it is replaced', async (t) => {
+  const host = startHost(t)
+  const url = await host.listening
+  // a connection each: both processes count some
+  for (let k = 0; k < 100; k++) await (await fetch(`${url}/healthz`, { headers: { connection: 'close' } })).text()
+  const before = requestsCounted(await (await fetch(`${url}/metrics`)).text())
+  const [victim] = await processesOf(host.child.pid!)
+  process.kill(victim, 'SIGKILL')
+  await until('a replacement serves', async () => (await readyProcesses(url)).serving === 2 &&
+    !(await processesOf(host.child.pid!)).includes(victim))
+  const after = requestsCounted(await (await fetch(`${url}/metrics`)).text())
+  t.ok(after >= before, `never back: ${before} before, ${after} after (Prometheus would read a drop as a reset)`)
+})
+
+/** Every request the host's metrics count, whatever its route and status. */
+function requestsCounted (text: string): number {
+  return [...text.matchAll(/^aloft_http_requests_total\{[^}]*\} (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0)
+}
+
 t.test('/metrics answers for the host: every process\'s requests, summed', async (t) => {
   const host = startHost(t)
   const url = await host.listening
@@ -172,9 +191,17 @@ t.test('SIGTERM drains every process: what each holds is answered, then the host
   await sleep(500)
   const children = await processesOf(host.child.pid!)
   host.child.kill('SIGTERM')
+  // as a service manager stopping the whole group does: every process hears it too, and twice
+  await sleep(100)
+  for (const pid of children) process.kill(pid, 'SIGTERM')
+  host.child.kill('SIGTERM')
   t.same(await Promise.all(pending), [200, 200, 200, 200], 'every request in flight answered')
   const [code] = await host.exited
   t.equal(code, 0, 'graceful exit')
   for (const pid of children) t.throws(() => process.kill(pid, 0), `process ${pid} is gone`)
-  t.equal(host.output().stdout.match(/"aloft stopped"/g)?.length, 2, 'both processes stopped gracefully')
+  const stdout = host.output().stdout
+  t.equal(stdout.match(/"aloft stopped"/g)?.length, 2, 'both processes stopped gracefully')
+  const answeredBy = new Set(stdout.split('\n').filter((l) => l.includes('"path":"/v1/atmosphere/profile"'))
+    .map((l) => JSON.parse(l).pid as number))
+  t.same([...answeredBy].sort(), [...children].sort(), 'both processes held some of them when the signal came')
 })

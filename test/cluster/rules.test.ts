@@ -3,6 +3,7 @@
 import t from 'tap'
 import { processConfig, restartDelayMs } from '../../src/cluster/index.js'
 import { loadConfig } from '../../src/config/index.js'
+import { arenaBytes } from '../../src/samples/index.js'
 
 t.test('a replacement starts at once, then waits twice as long each time one dies young, up to 30 s', async (t) => {
   t.same([1, 2, 3, 4, 5, 6, 7, 8].map(restartDelayMs), [0, 1000, 2000, 4000, 8000, 16_000, 30_000, 30_000])
@@ -14,6 +15,8 @@ t.test('the decoded-unit cache and large samples memory are the host\'s, split b
   const share = processConfig(config)
   t.equal(share.cacheMegabytes, 170)
   t.equal(share.samplesMemoryBytes, 341 * 1024 * 1024)
-  t.equal(processConfig({ ...config, samplesMemoryBytes: 32 * 1024 * 1024 }).samplesMemoryBytes, 16 * 1024 * 1024,
-    'never under ALOFT_SAMPLES_MEMORY_MB\'s own minimum')
+  const small = processConfig({ ...config, samplesMemoryBytes: 32 * 1024 * 1024 })
+  t.equal(small.samplesMemoryBytes, arenaBytes(config.samplesMaxPoints),
+    'never under what the largest request allowed (ALOFT_SAMPLES_MAX_POINTS) needs, or it would never fit')
+  t.ok(small.samplesMemoryBytes > 16 * 1024 * 1024)
 })
