@@ -4,30 +4,11 @@ import t from 'tap'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { ROOT } from '../helpers/paths.js'
+import { startServe } from '../helpers/serve-process.js'
 
 const root = ROOT
 const main = 'dist/src/cli/main.js'
-
-function start (env: Record<string, string>) {
-  const child = spawn(process.execPath, [main, 'serve'], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (d) => { stdout += d })
-  child.stderr.on('data', (d) => { stderr += d })
-  const listening = new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', () => {
-      const line = stdout.split('\n').find((l) => l.includes('"aloft listening"'))
-      if (line !== undefined) resolve(JSON.parse(line).url)
-    })
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)))
-  })
-  const exited = once(child, 'exit') as Promise<[number | null, string | null]>
-  return { child, listening, exited, output: () => ({ stdout, stderr }) }
-}
+const start = startServe
 
 t.test('the built server answers, then stops on SIGTERM with exit code 0', async (t) => {
   const svc = start({ ALOFT_ADMIN_TOKEN: 'built-server-admin-token' })

@@ -3,43 +3,24 @@
 // every process on SIGTERM, answers /metrics and /readyz for the whole host, refuses to start
 // without Redis and ends with the exit code of a start-up that failed in its processes.
 import t, { type Test } from 'tap'
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { createServer } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { ROOT, repoPath } from '../helpers/paths.js'
+import { repoPath } from '../helpers/paths.js'
+import { startServe } from '../helpers/serve-process.js'
 import { redisUrl, testPrefix } from '../helpers/redis.js'
 import { startUpstream } from '../../src/standin/server.js'
-import { processesOf } from '../../bench/processes.js'
+import { processesOf, waitFor } from '../../bench/processes.js'
 
 const ADMIN = 'host-test-admin-token-0123456789'
 
 function start (env: Record<string, string>) {
-  const child = spawn(process.execPath, ['dist/src/cli/main.js', 'serve'], {
-    cwd: ROOT,
-    // NODE_OPTIONS carries tap's coverage hooks into the primary and, through it, every process
-    env: { PATH: process.env.PATH ?? '', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', PORT: '0', HOST: '127.0.0.1',
-      ALOFT_WORKERS: '1', ALOFT_ADMIN_TOKEN: ADMIN, ALOFT_SOURCE: `mirror:${repoPath('data/sample')}`,
-      ALOFT_SHUTDOWN_GRACE_MS: '5000',
-      // the clients below call as fast as they can: the rate limit is not what these tests are about
-      ALOFT_RATE_PER_SECOND: '1000000', ALOFT_RATE_BURST: '1000000', ...env },
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (d) => { stdout += d })
-  child.stderr.on('data', (d) => { stderr += d })
-  // the primary's own line: it names how many processes serve
-  const listening = new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', () => {
-      const line = stdout.split('\n').find((l) => l.includes('"aloft listening"') && l.includes('"processes":2') &&
-        !l.includes('"pid"'))
-      if (line !== undefined) resolve(JSON.parse(line).url)
-    })
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)))
-  })
-  const exited = once(child, 'exit') as Promise<[number | null, string | null]>
-  return { child, listening, exited, output: () => ({ stdout, stderr }) }
+  // NODE_OPTIONS carries tap's coverage hooks into the primary and, through it, every process; the
+  // primary's own line (no pid) names how many processes serve
+  return startServe({ NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', ALOFT_WORKERS: '1', ALOFT_ADMIN_TOKEN: ADMIN,
+    ALOFT_SOURCE: `mirror:${repoPath('data/sample')}`, ALOFT_SHUTDOWN_GRACE_MS: '5000',
+    // the clients below call as fast as they can: the rate limit is not what these tests are about
+    ALOFT_RATE_PER_SECOND: '1000000', ALOFT_RATE_BURST: '1000000', ...env },
+  (l) => l.includes('"aloft listening"') && l.includes('"processes":2') && !l.includes('"pid"'))
 }
 
 /** A host of two processes on the shared Redis, under a prefix of the test's own. */
@@ -65,13 +46,6 @@ async function readyProcesses (url: string): Promise<{ serving: number, configur
     .processes
 }
 
-async function until (what: string, check: () => Promise<boolean>, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`)
-    await sleep(50)
-  }
-}
 
 const profile = (key: string, url: string, body: string): Promise<Response> => fetch(`${url}/v1/atmosphere/profile`,
   { method: 'POST', body, headers: { 'x-api-key': key, 'content-type': 'application/json' } })
@@ -120,7 +94,7 @@ t.test('a process killed with SIGKILL is replaced; the port keeps answering', as
   try {
     await sleep(500)
     process.kill(before[0], 'SIGKILL')
-    await until('a replacement serves', async () => {
+    await waitFor('a replacement serves', async () => {
       const now = await processesOf(host.child.pid!)
       return now.length === 2 && !now.includes(before[0]) && (await readyProcesses(url)).serving === 2
     })
@@ -147,7 +121,7 @@ t.test('what a process counted stays in the host\'s counters when it is replaced
   const before = requestsCounted(await (await fetch(`${url}/metrics`)).text())
   const [victim] = await processesOf(host.child.pid!)
   process.kill(victim, 'SIGKILL')
-  await until('a replacement serves', async () => (await readyProcesses(url)).serving === 2 &&
+  await waitFor('a replacement serves', async () => (await readyProcesses(url)).serving === 2 &&
     !(await processesOf(host.child.pid!)).includes(victim))
   const after = requestsCounted(await (await fetch(`${url}/metrics`)).text())
   t.ok(after >= before, `never back: ${before} before, ${after} after (Prometheus would read a drop as a reset)`)
