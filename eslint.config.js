@@ -18,7 +18,11 @@ function door (room, at = `src/${room}`) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', '.tap/', 'node_modules/', 'data/', 'test/fixtures/', 'bench/results/', 'var/'] },
+  {
+    ignores: ['dist/', 'coverage/', '.tap/', 'node_modules/', 'data/', 'test/fixtures/', 'bench/results/', 'var/',
+      // the TypeScript client's build output and the types generated at build time
+      'clients/typescript/dist/', 'clients/typescript/src/openapi.ts']
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -47,8 +51,8 @@ export default tseslint.config(
     }
   },
   {
-    // The web explorer runs in the browser.
-    files: ['web/**'],
+    // The web explorer runs in the browser; the TypeScript client in browsers and Node.
+    files: ['web/**', 'clients/typescript/**'],
     languageOptions: { globals: { ...globals.browser } }
   },
   {

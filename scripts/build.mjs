@@ -9,10 +9,11 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { buildMapData, mapDataNotice } from './map-data.mjs'
+import { writeClientTypes } from './client-types.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const tsc = join(root, 'node_modules/typescript/bin/tsc')
-const DIRS = ['src', 'workers', 'bench', 'test', 'scripts']
+const DIRS = ['src', 'workers', 'bench', 'test', 'scripts', 'clients/typescript/src']
 const SOURCE = /\.ts$/
 /** Every file below `dir` (relative paths), or none when it does not exist. */
 const filesBelow = (dir) => {
@@ -31,6 +32,8 @@ const emitted = (dir, file) => join(root, 'dist', dir, file.replace(SOURCE, '.js
 const complete = DIRS.every((dir) => filesBelow(join(root, dir))
   .filter((f) => SOURCE.test(f)).every((f) => existsSync(emitted(dir, f))))
 if (!complete) rmSync(buildInfo, { force: true })
+// the TypeScript client's types, from the service's OpenAPI document, before anything is compiled against them
+await writeClientTypes()
 execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json'), '--incremental', '--tsBuildInfoFile',
   buildInfo], { stdio: 'inherit' })
 // tap runs every dist/test/**/*.test.js, so a test deleted or renamed in test/ must not live on as
@@ -48,6 +51,12 @@ const ASSETS = /\.lua$/
 for (const entry of readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' })) {
   if (ASSETS.test(entry)) cpSync(join(root, 'src', entry), join(root, 'dist/src', entry))
 }
+
+// The TypeScript client as its package ships (clients/typescript/dist, with declarations): the explorer
+// and the README's example import it as `@aloft/client`. Its record sits in its output, so they go together.
+const client = join(root, 'clients/typescript')
+execFileSync(process.execPath, [tsc, '-p', join(client, 'tsconfig.json'), '--incremental', '--tsBuildInfoFile',
+  join(client, 'dist/.tsbuildinfo')], { stdio: 'inherit' })
 
 // The explorer. esbuild does not type-check, so tsc does first (DOM types, no emit).
 execFileSync(process.execPath, [tsc, '-p', join(root, 'web/tsconfig.json'), '--incremental', '--tsBuildInfoFile',
@@ -70,6 +79,8 @@ const bundle = (entry, options) => build({
   legalComments: 'eof', logLevel: 'warning', ...options
 })
 const js = await bundle('web/src/main.ts', {
+  // the client loads apache-arrow only for Arrow samples, which the explorer never asks for
+  external: ['apache-arrow'],
   format: 'esm', define: { MAP_DATA: JSON.stringify(mapData) }, banner: { js: mapDataNotice() }
 })
 // leaflet.css comes in through style.css; its few images (controls this page does not use) inline

@@ -7,13 +7,14 @@
 // valid times and exit codes the README lists are those the code has. One demo serves every test.
 import t, { type Test } from 'tap'
 import { execFile, execFileSync } from 'node:child_process'
-import { once } from 'node:events'
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { EXIT_CODES } from '../src/cli/exit-codes.js'
-import { MAIN, ROOT, spawnAloft } from './helpers/cli.js'
+import { MAIN, ROOT } from './helpers/cli.js'
+import { startDemo } from './helpers/demo.js'
+import { installWheel, PYTHON, pythonClientMissing } from './helpers/python-client.js'
 
 const exec = promisify(execFile)
 const readme = await readFile(`${ROOT}README.md`, 'utf8')
@@ -38,20 +39,7 @@ function works (command: string, args: string[]): boolean {
   }
 }
 
-interface Demo { url: string, exports: Record<string, string>, stdout: string }
-
-async function startDemo (): Promise<Demo> {
-  const child = spawnAloft(['demo'], { PORT: '0' })
-  t.teardown(async () => { child.kill('SIGINT'); await once(child, 'exit') })
-  let stdout = ''
-  child.stdout.on('data', (d) => { stdout += d })
-  for (let i = 0; i < 600 && !stdout.includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 50))
-  const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1] ?? ''
-  const exports = Object.fromEntries([...stdout.matchAll(/^\s+export (\w+)=(\S+)$/gm)].map((m) => [m[1], m[2]]))
-  return { url, exports, stdout }
-}
-
-const demo = await startDemo()
+const demo = await startDemo(t)
 
 /** A shell's environment after the demo's export lines, in a directory of its own, `aloft` on the PATH. */
 async function shell (t: Test): Promise<{ cwd: string, env: NodeJS.ProcessEnv }> {
@@ -157,37 +145,66 @@ t.test('every answer shown after an example is the demo\'s answer but for the pa
   }
 })
 
+/** The Arrow example (pyarrow and the standard library) and the Clients one (the `aloft` wheel). */
+const clientPython = runnable('python').filter((b) => /^import aloft$/m.test(b.code))
+const arrowPython = runnable('python').filter((b) => !clientPython.includes(b))
+
 t.test('the python block runs as pasted', {
   skip: !works('python3', ['-c', 'import pyarrow']) && 'pyarrow is not importable by python3 here'
 }, async (t) => {
   const { cwd, env } = await shell(t)
-  const [b] = runnable('python')
+  const [b] = arrowPython
   const { stdout } = await exec('python3', ['-c', b.code], { cwd, env, encoding: 'utf8' })
   t.match(stdout, /2020-08-04T12:00:00Z/)
 })
 
-t.test('the python block is Python (it runs only where pyarrow is)', {
+t.test('every python block is Python, and each reads the demo\'s exports', {
   skip: !works('python3', ['--version']) && 'no python3 here'
 }, async (t) => {
-  const [b] = runnable('python')
-  let syntax = ''
-  try {
-    execFileSync('python3', ['-c', 'import ast, sys; ast.parse(sys.stdin.read())'], { input: b.code,
-      stdio: ['pipe', 'ignore', 'pipe'] })
-  } catch (err) {
-    syntax = String((err as { stderr: Buffer }).stderr)
+  t.equal(arrowPython.length, 1)
+  t.equal(clientPython.length, 1)
+  for (const b of runnable('python')) {
+    let syntax = ''
+    try {
+      execFileSync('python3', ['-c', 'import ast, sys; ast.parse(sys.stdin.read())'], { input: b.code,
+        stdio: ['pipe', 'ignore', 'pipe'] })
+    } catch (err) {
+      syntax = String((err as { stderr: Buffer }).stderr)
+    }
+    t.equal(syntax, '', `README.md:${b.line}: no syntax error`)
   }
-  t.equal(syntax, '', 'no syntax error')
-  t.match(b.code, /os\.environ\["ALOFT_URL"\][\s\S]*os\.environ\["ALOFT_API_KEY"\]/, 'it reads the demo\'s exports')
+  t.match(arrowPython[0].code, /os\.environ\["ALOFT_URL"\][\s\S]*os\.environ\["ALOFT_API_KEY"\]/,
+    'it reads the demo\'s exports')
+  t.match(clientPython[0].code, /aloft\.Client\(\)/, 'the client reads them itself')
 })
 
-t.test('the js block runs as pasted with node', async (t) => {
+t.test('the Clients python block runs as pasted with the aloft wheel installed, and prints what it shows', {
+  skip: pythonClientMissing()
+}, async (t) => {
+  const { cwd, env } = await shell(t)
+  const { site } = await installWheel(t)
+  const [b] = clientPython
+  const { stdout } = await exec(PYTHON, ['-c', b.code], { cwd, env: { ...env, PYTHONPATH: site }, encoding: 'utf8' })
+  const shown = blocks[blocks.indexOf(b) + 1]
+  t.equal(shown.lang, 'text', 'what it prints is shown after it')
+  for (const line of shown.code.trimEnd().split('\n')) {
+    const head = line.endsWith('…') ? line.slice(0, -1) : line
+    t.ok(stdout.split('\n').some((l) => l.startsWith(head)), `prints ${line}`, { stdout })
+  }
+  t.match(stdout, /2020-08-04 13:00:00\+00:00 +500\.0 +ok/, 'the frame: a UTC time, the height and the status')
+})
+
+t.test('the js blocks run as pasted with node', async (t) => {
   const { env } = await shell(t)
-  const [b] = runnable('js')
-  // from the clone, where apache-arrow is installed, as the README says
-  const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', b.code], { cwd: ROOT, env,
-    encoding: 'utf8' })
-  t.match(stdout, /^Float64Array\(2\) \[ \d+\.\d+, \d+\.\d+ \]/)
+  const [arrow, client] = runnable('js')
+  t.equal(runnable('js').length, 2)
+  // from the clone, where apache-arrow is installed and @aloft/client is a workspace, as the README says
+  const run = (code: string): Promise<{ stdout: string }> => exec(process.execPath, ['--input-type=module', '-e', code],
+    { cwd: ROOT, env, encoding: 'utf8' })
+  t.match((await run(arrow.code)).stdout, /^Float64Array\(2\) \[ \d+\.\d+, \d+\.\d+ \]/)
+  const { stdout } = await run(client.code)
+  t.match(stdout, /^\d+\.\d+ 2020-08-04T12:00:00Z\n2 \[ \d+\.\d+, \d+\.\d+ \] 2020-08-04T12:00:00Z\n400 invalid_request /)
+  t.match(stdout, /- latitude \(Latitude\): Must be 90 or less\./)
 })
 
 t.test('the README lists the valid times the demo prints', async (t) => {

@@ -15,7 +15,10 @@ export {
   KeyListQuery, type NewAccount, type NewKey
 } from './accounts.js'
 export { type Problem, type ValidationErrorItem } from './problem.js'
-export { type ErrorItem, fieldPath, inWords, placeInWords, type WordStyle } from './error-words.js'
+// the words live with the client, which ships them to callers; the CLI and the explorer say them too
+export {
+  type ErrorItem, fieldPath, inWords, placeInWords, type WordStyle
+} from '../../clients/typescript/src/error-words.js'
 export { type Capabilities } from './capabilities.js'
 export { type Health, type HostProcesses } from './health.js'
 export {

@@ -1,9 +1,11 @@
-// The explorer's one way to the API: same origin, the key in a header, every failure turned into
-// the problem the service answered (RFC 9457) or a plain sentence — never a blank page.
-import type {
-  AccountInfo, AtmosphereRequest, AtmosphereResponse, Capabilities
-} from '../../src/contract/schemas.js'
-import type { TrajectoryRequest, TrajectoryResponse } from '../../src/contract/trajectory.js'
+// The explorer's one way to the API: the TypeScript client (@aloft/client) on the page's own origin,
+// the key the person entered read on every call, and every failure turned into the problem the
+// service answered (RFC 9457) or a plain sentence — never a blank page. No retries: a 429 or 503
+// is shown as it is, and the person decides when to ask again.
+import {
+  createClient, ProblemError, UnreachableError, type AccountInfo, type AtmosphereRequest, type AtmosphereResponse,
+  type Capabilities, type TrajectoryRequest, type TrajectoryResponse
+} from '@aloft/client'
 import { apiKey } from './key.js'
 
 export type { AccountInfo, AtmosphereRequest, AtmosphereResponse, Capabilities, TrajectoryRequest, TrajectoryResponse }
@@ -21,35 +23,28 @@ export class ApiError extends Error {
   }
 }
 
-async function call<T> (method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal,
-  key = apiKey()): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' }
-  if (key !== '') headers['X-API-Key'] = key
-  if (body !== undefined) headers['Content-Type'] = 'application/json'
-  let res: Response
+const client = createClient({ baseUrl: '', apiKey, maxRetries: 0 })
+
+/** The client's errors as the page shows them; an abort passes through. */
+async function call<T> (answer: Promise<T>): Promise<T> {
   try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal })
+    return await answer
   } catch (err) {
-    if (signal?.aborted === true) throw err
-    throw new ApiError(0, 'The service did not answer', `${(err as Error).message}. Is aloft still running?`, null)
+    if (err instanceof ProblemError) {
+      throw new ApiError(err.status, err.title, err.detail ?? '', err.problem as Record<string, unknown> | null)
+    }
+    if (err instanceof UnreachableError) {
+      const cause = err.cause instanceof Error ? err.cause.message : String(err.cause)
+      throw new ApiError(0, 'The service did not answer', `${cause}. Is aloft still running?`, null)
+    }
+    throw err
   }
-  const text = await res.text()
-  let parsed: unknown
-  try { parsed = text === '' ? null : JSON.parse(text) } catch { parsed = null }
-  if (res.ok && parsed !== null) return parsed as T
-  if (parsed !== null && typeof parsed === 'object' && 'title' in parsed) {
-    const p = parsed as Record<string, unknown>
-    throw new ApiError(res.status, String(p.title), typeof p.detail === 'string' ? p.detail : '', p)
-  }
-  throw new ApiError(res.status, `HTTP ${res.status} ${res.statusText}`.trim(), text.slice(0, 300), null)
 }
 
 export const api = {
-  capabilities: () => call<Capabilities>('GET', '/v1/atmosphere/capabilities'),
+  capabilities: () => call(client.capabilities()),
   /** The account a key belongs to: the one call that checks a key without spending data. */
-  account: (key: string) => call<AccountInfo>('GET', '/v1/account', undefined, undefined, key),
-  profile: (body: AtmosphereRequest, signal?: AbortSignal) =>
-    call<AtmosphereResponse>('POST', '/v1/atmosphere/profile', body, signal),
-  trajectory: (body: TrajectoryRequest, signal?: AbortSignal) =>
-    call<TrajectoryResponse>('POST', '/v1/atmosphere/trajectory', body, signal)
+  account: (key: string) => call(createClient({ baseUrl: '', apiKey: key, maxRetries: 0 }).account()),
+  profile: (body: AtmosphereRequest, signal?: AbortSignal) => call(client.profile(body, { signal })),
+  trajectory: (body: TrajectoryRequest, signal?: AbortSignal) => call(client.trajectory(body, { signal }))
 }

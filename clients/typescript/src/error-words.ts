@@ -1,6 +1,7 @@
 // A 400's `errors[]` entry (docs/INTERFACE.md §2.8: loc, msg, type, input, ctx) in words a person
 // reads beside the input it names: "Must be more than 0 m/s", not "exclusiveMinimum". Pure: the
-// explorer says them at its inputs, the CLI under its options.
+// client's ProblemError says them in its message, the explorer at its inputs, the CLI under its
+// options (the Python client's _words.py says the same, held to it by a test).
 
 /** How a reader writes numbers and times: the explorer its own (thin spaces, times as its inputs take them). */
 export interface WordStyle {

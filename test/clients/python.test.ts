@@ -1,0 +1,114 @@
+// The Python client (clients/python) as a user gets it: the wheel built offline with Debian's
+// python3 (`python3 -m pip wheel --no-build-isolation --no-deps ./clients/python`), installed into
+// a folder of its own, and its tests (clients/python/tests) run from there against the demo on a
+// free port and a second demo limited to 1 request a second. Each Python test is one assertion
+// here; a skipped one (the Arrow frame, where pyarrow is not importable) is reported as skipped.
+import t from 'tap'
+import { execFile } from 'node:child_process'
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { createClient, describeProblem, ProblemError } from '../../clients/typescript/src/index.js'
+import { startDemo } from '../helpers/demo.js'
+import { repoPath } from '../helpers/paths.js'
+import { installWheel, PYTHON, pythonClientMissing } from '../helpers/python-client.js'
+
+const exec = promisify(execFile)
+
+const why = pythonClientMissing()
+// CI installs them: there a missing one is a failure, not a skip
+if (why !== false && process.env.ALOFT_EXPECT_PYTHON_CLIENT === '1') t.fail(why)
+if (why !== false) t.test('the Python client', { skip: why }, async () => {})
+else await suite()
+
+/**
+ * Problems the service answered, and made ones for every kind of field error, with the TypeScript
+ * client's messages: the Python client must write the same.
+ */
+async function messageCases (url: string, key: string): Promise<unknown[]> {
+  const client = createClient({ baseUrl: url, apiKey: key, maxRetries: 0 })
+  const profile = {
+    latitude: 52.23, longitude: 21.01, time: '2020-08-04T18:00:00Z', altitudes_m: [300],
+    altitude_reference: 'agl' as const
+  }
+  const refused: Array<() => Promise<unknown>> = [
+    () => client.profile({ ...profile, latitude: 152.23 }),
+    () => client.profile({ ...profile, altitudes_m: [1] }),
+    () => client.profile({ ...profile, altitudes_m: [300, 300], time: 'yesterday', colour: 'red' } as never),
+    () => client.profile({ latitude: 'north' } as never),
+    () => client.samples({ latitude: [], longitude: [1], altitude_m: [1], time: '2020-08-04T18:00:00Z',
+      altitude_reference: 'up' } as never),
+    () => client.trajectory({ launch_latitude: 52, launch_longitude: 21, launch_datetime: '2020-08-04T12:00:00Z',
+      ascent_rate: -1, profile: 'float_profile' } as never),
+    () => client.createKey({ name: '' }),
+    () => createClient({ baseUrl: url, apiKey: 'aloft_wrong' }).usage(),
+    () => createClient({ baseUrl: url }).usage()
+  ]
+  const cases: unknown[] = []
+  for (const call of refused) {
+    const err = await call().then(() => null, (e: unknown) => e)
+    if (!(err instanceof ProblemError)) throw new Error(`expected a ProblemError, got ${String(err)}`)
+    cases.push({ status: err.status, problem: err.problem, retry_after: err.retryAfter, message: err.message })
+  }
+  const types = ['missing', 'extra_forbidden', 'greater_than', 'greater_than_equal', 'less_than', 'less_than_equal',
+    'too_short', 'too_long', 'datetime_format', 'unique_items', 'enum', 'literal_error', 'string_pattern_mismatch',
+    'number_type', 'int_type', 'string_type', 'bool_type', 'list_type', 'dict_type', 'none_type', 'something_new']
+  const errors = types.map((type, i) => ({
+    loc: ['body', 'altitudes_m', i], msg: type === 'too_long' ? 'at most 5 characters' : `a ${type} message`, type,
+    input: 1000.5, ctx: { limit: i % 2 === 0 ? 12.5 : 3, expected: type === 'enum' ? ['agl', 'msl'] : 1 }
+  }))
+  const made = [
+    { status: 400, problem: { type: '/problems/invalid_request', title: 'Invalid request', status: 400,
+      code: 'invalid_request', request_id: 'r', detail: 'made', errors }, retry_after: null },
+    { status: 429, problem: { type: '/problems/rate_limited', title: 'Too many', status: 429, code: 'rate_limited',
+      request_id: 'r' }, retry_after: 7 },
+    { status: 403, problem: { type: '/problems/forbidden', title: 'Forbidden', status: 403, code: 'forbidden',
+      request_id: 'r', detail: '' }, retry_after: null },
+    { status: 502, problem: null, retry_after: null },
+    { status: 503, problem: null, retry_after: 2 }
+  ]
+  for (const c of made) {
+    cases.push({ ...c, message: describeProblem(c.status, c.problem as never, c.retry_after) })
+  }
+  return cases
+}
+
+async function suite (): Promise<void> {
+  const { wheel, site, work } = await installWheel(t)
+  const [demo, slow] = await Promise.all([
+    startDemo(t), startDemo(t, { ALOFT_RATE_PER_SECOND: '1', ALOFT_RATE_BURST: '1' })
+  ])
+  const cases = join(work, 'message-cases.json')
+  await writeFile(cases, JSON.stringify(await messageCases(demo.url, demo.exports.ALOFT_API_KEY)))
+
+  const run = await exec(PYTHON, [repoPath('clients/python/tests/run.py')], {
+    cwd: work,
+    env: {
+      PATH: process.env.PATH ?? '', PYTHONPATH: site, PYTHONDONTWRITEBYTECODE: '1', ALOFT_WHEEL_SITE: site,
+      ...demo.exports, ALOFT_SLOW_URL: slow.url, ALOFT_SLOW_KEY: slow.exports.ALOFT_API_KEY,
+      ALOFT_MESSAGE_CASES: cases
+    }
+  }).then((r) => r, (err: { stdout: string, stderr: string }) => err)
+  const results = new Map(run.stdout.split('\n').filter((l) => l.startsWith('{')).map((line) => {
+    const r = JSON.parse(line) as { name: string, outcome: string, why: string }
+    return [r.name, r]
+  }))
+  // every test the file holds, so one that did not run is a failure too
+  const source = await readFile(repoPath('clients/python/tests/test_client.py'), 'utf8')
+  const names = [...source.matchAll(/^ {4}def (test_\w+)/gm)].map((m) => m[1])
+
+  t.test('the wheel is pure Python, named for the package', async (t) => {
+    t.match(wheel, /^aloft_client-\d+\.\d+\.\d+-py3-none-any\.whl$/)
+  })
+  t.test('every test of the Python client ran', async (t) => {
+    t.ok(names.length >= 25, `${names.length} Python tests`)
+    t.same(names.filter((name) => !results.has(name)), [], 'none missing', { stderr: run.stderr.slice(-3000) })
+  })
+  for (const name of names) {
+    const result = results.get(name)
+    const title = name.replace(/^test_/, '').replaceAll('_', ' ')
+    if (result === undefined) continue
+    if (result.outcome === 'skip') t.test(title, { skip: result.why }, async () => {})
+    else t.test(title, async (t) => { t.equal(result.outcome, 'ok', result.why) })
+  }
+}
