@@ -7,7 +7,7 @@ import { DIST_BENCH, machine, stop, track } from './lib.js'
 
 const ALL = [
   'profile', 'crossing', 'decode', 'samples', 'trajectory', 'surface-layer', 'cold', 'soak', 'chaos', 'cores',
-  'workers', 'redis-trips', 'redis-capacity'
+  'workers', 'redis-trips', 'redis-capacity', 'clients'
 ] as const
 const k = process.argv.indexOf('--soak-seconds')
 const soakSeconds = k < 0 ? null : process.argv[k + 1]

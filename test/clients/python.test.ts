@@ -53,10 +53,14 @@ async function messageCases (url: string, key: string): Promise<unknown[]> {
   const types = ['missing', 'extra_forbidden', 'greater_than', 'greater_than_equal', 'less_than', 'less_than_equal',
     'too_short', 'too_long', 'datetime_format', 'unique_items', 'enum', 'literal_error', 'string_pattern_mismatch',
     'number_type', 'int_type', 'string_type', 'bool_type', 'list_type', 'dict_type', 'none_type', 'something_new']
-  const errors = types.map((type, i) => ({
+  const errors: Array<Record<string, unknown>> = types.map((type, i) => ({
     loc: ['body', 'altitudes_m', i], msg: type === 'too_long' ? 'at most 5 characters' : `a ${type} message`, type,
-    input: 1000.5, ctx: { limit: i % 2 === 0 ? 12.5 : 3, expected: type === 'enum' ? ['agl', 'msl'] : 1 }
+    input: 1000.5, ctx: { limit: i % 2 === 0 ? 12.5 : 2.5, expected: type === 'enum' ? ['agl', 'msl'] : 1 }
   }))
+  // the samples' own point count says max_length, and an Arrow body's none at all
+  errors.push(
+    { loc: ['body', 'latitude'], msg: 'at most 5 points', type: 'too_long', input: 0, ctx: { max_length: 5 } },
+    { loc: ['body'], msg: 'too many points', type: 'too_long', input: 0, ctx: {} })
   const made = [
     { status: 400, problem: { type: '/problems/invalid_request', title: 'Invalid request', status: 400,
       code: 'invalid_request', request_id: 'r', detail: 'made', errors }, retry_after: null },
@@ -64,11 +68,20 @@ async function messageCases (url: string, key: string): Promise<unknown[]> {
       request_id: 'r' }, retry_after: 7 },
     { status: 403, problem: { type: '/problems/forbidden', title: 'Forbidden', status: 403, code: 'forbidden',
       request_id: 'r', detail: '' }, retry_after: null },
+    { status: 409, problem: { type: '/problems/outside_vertical_range', title: 'Outside', status: 409,
+      code: 'outside_vertical_range', request_id: 'r', detail: null,
+      coverage: { minimum_agl_m: 2.5, maximum_agl_m: 100.5, minimum_msl_m: -0.4, maximum_msl_m: 1e22 } },
+    retry_after: null },
+    { status: 500, problem: { type: '/problems/internal_error', title: 'Oops', status: 500, code: null,
+      request_id: null }, retry_after: null },
     { status: 502, problem: null, retry_after: null },
+    { status: 502, problem: null, retry_after: null, title: 'HTTP 502 Bad Gateway', detail: '<html>proxy</html>' },
+    { status: 301, problem: null, retry_after: null, title: 'HTTP 301 Moved Permanently' },
     { status: 503, problem: null, retry_after: 2 }
   ]
   for (const c of made) {
-    cases.push({ ...c, message: describeProblem(c.status, c.problem as never, c.retry_after) })
+    const { title, detail } = c as { title?: string, detail?: string }
+    cases.push({ ...c, message: describeProblem(c.status, c.problem as never, c.retry_after, title, detail) })
   }
   return cases
 }

@@ -151,13 +151,14 @@ t.test('at 1 request a second, five calls in a row all answer by waiting Retry-A
   t.match(err.message, /Ask again in \d+ s \(Retry-After\)/)
 })
 
-/** A stand-in for a proxy answering every request with `status`, a problem and this Retry-After. */
-async function proxy (status: number, retryAfter: string): Promise<{ url: string, hits: () => number }> {
+/** A stand-in for a proxy answering every request with `status`, these headers and this body. */
+async function proxy (status: number, retryAfter: string, body?: string,
+  headers: Record<string, string> = {}): Promise<{ url: string, hits: () => number }> {
   let hits = 0
   const server: Server = createServer((_req, res) => {
     hits++
-    res.writeHead(status, { 'Content-Type': 'application/problem+json', 'Retry-After': retryAfter })
-    res.end(JSON.stringify({ type: '/problems/source_busy', title: 'Busy', status, code: 'source_busy',
+    res.writeHead(status, { 'Content-Type': 'application/problem+json', 'Retry-After': retryAfter, ...headers })
+    res.end(body ?? JSON.stringify({ type: '/problems/source_busy', title: 'Busy', status, code: 'source_busy',
       request_id: 'r1' }))
   })
   server.listen(0, '127.0.0.1')
@@ -186,10 +187,10 @@ t.test('no other status is retried', async (t) => {
   t.equal(broken.hits(), 1)
 })
 
-t.test('Retry-After as an HTTP date', async (t) => {
+t.test('Retry-After as seconds or an HTTP date, and nothing else', async (t) => {
   t.equal(retryAfterSeconds('Wed, 21 Oct 2015 07:28:05 GMT', Date.parse('2015-10-21T07:28:00Z')), 5)
-  t.equal(retryAfterSeconds('soon'), null)
-  t.equal(retryAfterSeconds(null), null)
+  t.equal(retryAfterSeconds(' 12 '), 12)
+  for (const junk of ['soon', '1.5', '-1', '', null]) t.equal(retryAfterSeconds(junk), null, String(junk))
 })
 
 t.test('a service that does not answer is an UnreachableError, within the timeout', async (t) => {
@@ -205,11 +206,48 @@ t.test('a service that does not answer is an UnreachableError, within the timeou
   t.match((err as Error).message, /did not answer/)
 })
 
-t.test('a caller\'s abort passes through as the abort, not as a failure of the service', async (t) => {
+t.test('a caller\'s abort passes through as its own reason, not as a failure of the service', async (t) => {
   const controller = new AbortController()
-  controller.abort(new Error('the caller gave up'))
-  const err = await refusal(client.profile(PROFILE, { signal: controller.signal }))
-  t.notOk(err instanceof UnreachableError)
+  const reason = new Error('the caller gave up')
+  controller.abort(reason)
+  t.equal(await refusal(client.profile(PROFILE, { signal: controller.signal })), reason)
+})
+
+t.test('an abort during the wait before a retry ends the call at once', async (t) => {
+  const busy = await proxy(503, '30')
+  const controller = new AbortController()
+  const reason = new Error('no more waiting')
+  setTimeout(() => controller.abort(reason), 200)
+  const started = performance.now()
+  const err = await refusal(createClient({ baseUrl: busy.url }).capabilities({ signal: controller.signal }))
+  t.equal(err, reason)
+  t.ok(performance.now() - started < 5000, 'not the 30 s Retry-After')
+  t.equal(busy.hits(), 1)
+})
+
+t.test('a redirect is raised, not followed (it would carry the key elsewhere)', async (t) => {
+  const moved = await proxy(301, '0', '', { Location: 'http://127.0.0.1:9/elsewhere' })
+  const err = await refusal(createClient({ baseUrl: moved.url, apiKey: 'k' }).account()) as ProblemError
+  t.equal(err.status, 301)
+  t.equal(err.code, null)
+  t.match(err.message, /follows no redirect/)
+})
+
+t.test('an answer that is not a problem document shows its start; a 2xx that is not JSON is refused', async (t) => {
+  const page = await proxy(502, '', '<html>Bad gateway from the proxy</html>', { 'Content-Type': 'text/html' })
+  const err = await refusal(createClient({ baseUrl: page.url }).capabilities()) as ProblemError
+  t.equal(err.title, 'HTTP 502 Bad Gateway')
+  t.equal(err.detail, '<html>Bad gateway from the proxy</html>')
+  const login = await proxy(200, '', '<html>log in</html>', { 'Content-Type': 'text/html' })
+  const notJson = await refusal(createClient({ baseUrl: login.url }).capabilities()) as ProblemError
+  t.equal(notJson.status, 200)
+  t.match(notJson.message, /^HTTP 200 OK \(not JSON\) \(HTTP 200\): <html>log in<\/html>/)
+})
+
+t.test('a NaN or Infinity in a body is refused before sending, naming where it is', async (t) => {
+  const err = await refusal(client.samples({ ...SAMPLES, altitude_m: [500, NaN, 1] }))
+  t.ok(err instanceof TypeError)
+  t.match((err as Error).message, /^body\.altitude_m\[1\]: NaN is not a number JSON can carry/)
 })
 
 t.test('drift: every operation the service documents is a client method or says why it is not', async (t) => {

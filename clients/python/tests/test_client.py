@@ -37,28 +37,40 @@ def posted(path, body, accept="application/json"):
 
 
 class StandIn:
-    """A proxy in front of nothing: every request answered with `status`, a problem and this Retry-After."""
+    """A proxy in front of nothing: every request answered with `status`, this Retry-After, these headers and
+    this body (a problem document unless given)."""
 
-    def __init__(self, status, retry_after):
+    def __init__(self, status, retry_after, body=None, headers=None, drop_kept=False):
         self.hits = 0
+        self.connections = set()
         outer = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
+            # HTTP/1.1: the connection stays open; with drop_kept it is closed after each answer without a word,
+            # as a server does with a connection that lay idle too long
+            protocol_version = "HTTP/1.1" if drop_kept else "HTTP/1.0"
+
             def do_GET(self):
+                outer.connections.add(self.client_address)
                 outer.hits += 1
-                body = json.dumps({"type": "/problems/source_busy", "title": "Busy", "status": status,
-                                   "code": "source_busy", "request_id": "r1"}).encode()
+                answer = body if body is not None else json.dumps({
+                    "type": "/problems/source_busy", "title": "Busy", "status": status, "code": "source_busy",
+                    "request_id": "r1"})
+                answer = answer.encode()
                 self.send_response(status)
-                self.send_header("Content-Type", "application/problem+json")
                 self.send_header("Retry-After", retry_after)
-                self.send_header("Content-Length", str(len(body)))
+                for name, value in {"Content-Type": "application/problem+json", **(headers or {})}.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(answer)))
                 self.end_headers()
-                self.wfile.write(body)
+                self.wfile.write(answer)
+                if drop_kept:
+                    self.close_connection = True
 
             def log_message(self, *args):
                 pass
 
-        self.server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
 
@@ -172,8 +184,9 @@ class Refusals(unittest.TestCase):
             cases = json.load(f)
         self.assertGreater(len(cases), 10)
         for case in cases:
-            self.assertEqual(aloft.describe_problem(case["status"], case["problem"], case["retry_after"]),
-                             case["message"], json.dumps(case["problem"])[:300])
+            message = aloft.describe_problem(case["status"], case["problem"], case["retry_after"], case.get("title"),
+                                             case.get("detail"))
+            self.assertEqual(message, case["message"], json.dumps(case["problem"])[:300])
 
 
 class Keys(unittest.TestCase):
@@ -239,11 +252,66 @@ class Retries(unittest.TestCase):
             aloft.Client(broken.url).capabilities()
         self.assertEqual(broken.hits, 1)
 
-    def test_retry_after_as_an_http_date(self):
+    def test_retry_after_as_seconds_or_an_http_date_and_nothing_else(self):
         now = dt.datetime(2015, 10, 21, 7, 28, tzinfo=dt.timezone.utc).timestamp()
         self.assertEqual(retry_after_seconds("Wed, 21 Oct 2015 07:28:05 GMT", now), 5)
-        self.assertIsNone(retry_after_seconds("soon"))
-        self.assertIsNone(retry_after_seconds(None))
+        self.assertEqual(retry_after_seconds(" 12 "), 12)
+        for junk in ("soon", "1.5", "-1", "\u00b2", "", None):
+            self.assertIsNone(retry_after_seconds(junk), junk)
+
+
+class KeptAlive(unittest.TestCase):
+    def test_calls_from_one_thread_share_one_connection(self):
+        client = aloft.Client(URL, KEY)
+        client.usage()
+        first = client._transport._kept.connection.sock.getsockname()
+        client.usage()
+        self.assertEqual(client._transport._kept.connection.sock.getsockname(), first)
+
+    def test_a_kept_connection_the_service_closed_while_idle_is_replaced_without_an_error(self):
+        closing = StandIn(200, "", json.dumps({"status": "ok"}), {"Content-Type": "application/json"},
+                          drop_kept=True)
+        self.addCleanup(closing.close)
+        client = aloft.Client(closing.url)
+        self.assertEqual(client.health(), {"status": "ok"})
+        time.sleep(0.1)  # the stand-in has closed it by now
+        self.assertEqual(client.health(), {"status": "ok"})
+        self.assertEqual((closing.hits, len(closing.connections)), (2, 2), "asked once on each of two connections")
+
+
+class Surprises(unittest.TestCase):
+    def test_a_redirect_is_raised_not_followed(self):
+        moved = StandIn(301, "0", "", {"Location": "http://127.0.0.1:9/elsewhere"})
+        self.addCleanup(moved.close)
+        with self.assertRaises(aloft.ProblemError) as caught:
+            aloft.Client(moved.url, "k").account()
+        self.assertEqual((caught.exception.status, caught.exception.code), (301, None))
+        self.assertIn("follows no redirect", str(caught.exception))
+        self.assertEqual(moved.hits, 1)
+
+    def test_an_answer_that_is_not_a_problem_shows_its_start_and_a_2xx_not_json_is_refused(self):
+        page = StandIn(502, "", "<html>Bad gateway from the proxy</html>", {"Content-Type": "text/html"})
+        self.addCleanup(page.close)
+        with self.assertRaises(aloft.ProblemError) as caught:
+            aloft.Client(page.url).capabilities()
+        self.assertEqual((caught.exception.title, caught.exception.detail),
+                         ("HTTP 502 Bad Gateway", "<html>Bad gateway from the proxy</html>"))
+        login = StandIn(200, "", "<html>log in</html>", {"Content-Type": "text/html"})
+        self.addCleanup(login.close)
+        with self.assertRaises(aloft.ProblemError) as caught:
+            aloft.Client(login.url).capabilities()
+        self.assertTrue(str(caught.exception).startswith("HTTP 200 OK (not JSON) (HTTP 200): <html>log in</html>"))
+
+    def test_a_nan_in_a_body_is_refused_before_sending_naming_where_it_is(self):
+        with self.assertRaisesRegex(ValueError, r"^body\.altitude_m\[1\]: nan is not a number JSON can carry"):
+            aloft.Client(URL, KEY).samples(**{**SAMPLES, "altitude_m": [500, float("nan"), 1]})
+
+    def test_numpy_values_are_sent_as_json_numbers_and_datetime64_is_refused(self):
+        import numpy
+        answer = aloft.Client(URL, KEY).samples(**{**SAMPLES, "latitude": numpy.array(SAMPLES["latitude"])})
+        self.assertEqual(answer, aloft.Client(URL, KEY).samples(**SAMPLES))
+        with self.assertRaisesRegex(ValueError, "no timezone"):
+            aloft.Client(URL, KEY).samples(**{**SAMPLES, "time": numpy.array(["2020-08-04T13:00"], "datetime64[ns]")})
 
 
 class Connection(unittest.TestCase):

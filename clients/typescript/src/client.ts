@@ -2,7 +2,7 @@
 // transport with the key, the timeout and the retry rule (transport.ts). Node 20 and browsers alike:
 // only fetch, URL and AbortSignal are used; apache-arrow is loaded only by samplesArrow.
 import type { Table } from 'apache-arrow'
-import { send, type Call, type TransportOptions } from './transport.js'
+import { jsonOf, send, type Call, type TransportOptions } from './transport.js'
 import type {
   AccountInfo, AtmosphereRequest, AtmosphereResponse, BetaUsage, Capabilities, CreatedAccount, CreatedKey, Health,
   KeyInfo, KeyList, KeyListQuery, NewAccount, NewKey, SamplesRequest, SamplesResponse, TrajectoryRequest,
@@ -19,7 +19,7 @@ export interface ClientOptions {
   apiKey?: string | (() => string | undefined)
   /** The operator token (ALOFT_ADMIN_TOKEN), for createAccount. */
   adminToken?: string
-  /** Milliseconds one attempt may take (default 30 000). */
+  /** Milliseconds one attempt may take, its answer read whole (default 30 000). */
   timeoutMs?: number
   /** How many times a 429 or 503 is asked again after its Retry-After (default 3; 0 raises at once). */
   maxRetries?: number
@@ -74,18 +74,17 @@ export function createClient (options: ClientOptions): AloftClient {
     fetch: options.fetch ?? ((...args) => globalThis.fetch(...args))
   }
   const json = async <T>(call: Call, { signal }: CallOptions = {}): Promise<T> =>
-    await (await send(transport, { ...call, signal })).json() as T
+    jsonOf<T>(await send(transport, { ...call, signal }))
   const post = <T>(path: string, body: unknown, options?: CallOptions, auth?: Call['auth']): Promise<T> =>
     json<T>({ method: 'POST', path, body, auth }, options)
   return {
     profile: (body, o) => post('/v1/atmosphere/profile', body, o),
     samples: (body, o) => post('/v1/atmosphere/samples', body, o),
     samplesArrow: async (body, o) => {
-      const res = await send(transport, { method: 'POST', path: '/v1/atmosphere/samples', body, accept: ARROW_STREAM,
-        signal: o?.signal })
-      const bytes = new Uint8Array(await res.arrayBuffer())
+      const { body: bytes } = await send(transport, { method: 'POST', path: '/v1/atmosphere/samples', body,
+        accept: ARROW_STREAM, signal: o?.signal })
       const { tableFromIPC } = await import('apache-arrow')
-      return tableFromIPC(bytes)
+      return tableFromIPC(new Uint8Array(bytes))
     },
     trajectory: (body, o) => post('/v1/atmosphere/trajectory', body, o),
     capabilities: (o) => json({ method: 'GET', path: '/v1/atmosphere/capabilities', auth: 'none' }, o),

@@ -34,11 +34,17 @@ const KINDS: Record<string, string> = {
   list_type: 'a list', dict_type: 'a group of fields', none_type: 'empty'
 }
 
+/** The kinds whose words quote a limit: without one, the service's own message is said. */
+const BOUNDED = /^(greater_than|greater_than_equal|less_than|less_than_equal|too_short|too_long)$/
+
 /** The entry as one sentence; `unit` (e.g. " m/s") follows the limits it quotes. */
 export function inWords (item: ErrorItem, unit = '', style: WordStyle = PLAIN): string {
   const { num, timeExample } = style
   const ctx = item.ctx ?? {}
-  const limit = (): string => limitText(ctx.limit, unit, num)
+  // the schema's checks say `limit`; a body's own rules (the samples' point count) `min_length` / `max_length`
+  const bound = ctx.limit ?? (item.type === 'too_short' ? ctx.min_length : ctx.max_length)
+  if ((bound === undefined || bound === null) && BOUNDED.test(item.type)) return sentence(item.msg)
+  const limit = (): string => limitText(bound, unit, num)
   switch (item.type) {
     case 'missing':
       return /for the (standard|float)_profile/.test(item.msg) ? 'Needed for this flight profile.' : 'Required.'
@@ -48,9 +54,9 @@ export function inWords (item: ErrorItem, unit = '', style: WordStyle = PLAIN): 
     case 'less_than': return `Must be less than ${limit()}.`
     case 'less_than_equal': return `Must be ${limit()} or less.`
     case 'too_short':
-      return `Give at least ${limitText(ctx.limit, '', num)} ${/characters/.test(item.msg) ? 'characters' : 'values'}.`
+      return `Give at least ${limitText(bound, '', num)} ${/characters/.test(item.msg) ? 'characters' : 'values'}.`
     case 'too_long':
-      return `Give at most ${limitText(ctx.limit, '', num)} ${/characters/.test(item.msg) ? 'characters' : 'values'}.`
+      return `Give at most ${limitText(bound, '', num)} ${/characters/.test(item.msg) ? 'characters' : 'values'}.`
     case 'datetime_format': return `Must be a UTC time like ${timeExample}.`
     case 'unique_items': return `${String(item.input)}${unit} is given twice; give each value once.`
     case 'enum': {

@@ -1,18 +1,27 @@
 // What a refusal is to a caller: the service's problem document (RFC 9457) as an error whose message
 // says what to change, and the one failure that has no document (the service did not answer).
-// The Python client's errors.py writes the same messages, held to them by a test.
+// The Python client's _errors.py writes the same messages, held to them by a test.
 import { fieldPath, inWords, placeInWords, type ErrorItem } from './error-words.js'
 import type { components } from './openapi.js'
 
 export type Problem = components['schemas']['Problem']
 type Coverage = components['schemas']['VerticalCoverage']
 
-/** An answer other than 2xx, with its problem document (or one made from the status when none came). */
+/** An answer that is not a problem document: its status line and the start of its body, for the message. */
+export interface PlainAnswer { statusText?: string, excerpt?: string }
+
+/** Characters of a non-problem answer's body kept as its detail (a proxy's page, say). */
+export const EXCERPT_CHARS = 300
+
+const present = <T>(x: T | null | undefined): x is T => x !== undefined && x !== null
+
+/** An answer other than 2xx (or a 2xx that is not what was asked), with its problem document when one came. */
 export class ProblemError extends Error {
   readonly status: number
   /** The problem's code (`rate_limited`, `invalid_request` …); null when the answer was not a problem document. */
   readonly code: string | null
   readonly title: string
+  /** The problem's detail; for an answer that was not a problem document, the start of its body. */
   readonly detail: string | null
   readonly requestId: string | null
   /** The heights a point serves, on a 409 `outside_vertical_range`. */
@@ -24,14 +33,15 @@ export class ProblemError extends Error {
   /** The whole problem document, extensions included. */
   readonly problem: Problem | null
 
-  constructor (status: number, problem: Problem | null, retryAfter: number | null, statusText = '') {
-    const title = problem?.title ?? `HTTP ${status}${statusText !== '' ? ` ${statusText}` : ''}`
-    super(describeProblem(status, problem, retryAfter, title))
+  constructor (status: number, problem: Problem | null, retryAfter: number | null, plain: PlainAnswer = {}) {
+    const title = problem?.title ?? plainTitle(status, plain.statusText)
+    const detail = problem !== null ? problem.detail ?? null : plainDetail(plain.excerpt)
+    super(describeProblem(status, problem, retryAfter, title, detail))
     this.name = 'ProblemError'
     this.status = status
     this.code = problem?.code ?? null
     this.title = title
-    this.detail = problem?.detail ?? null
+    this.detail = detail
     this.requestId = problem?.request_id ?? null
     this.coverage = problem?.coverage ?? null
     this.errors = problem?.errors ?? []
@@ -40,7 +50,14 @@ export class ProblemError extends Error {
   }
 }
 
-/** The service did not answer: refused, reset, unknown host, or no answer within the timeout. */
+const plainTitle = (status: number, statusText = ''): string =>
+  `HTTP ${status}${statusText !== '' ? ` ${statusText}` : ''}`
+const plainDetail = (excerpt = ''): string | null => {
+  const text = excerpt.slice(0, EXCERPT_CHARS).trim()
+  return text === '' ? null : text
+}
+
+/** The service did not answer: refused, reset, unknown host, or no (whole) answer within the timeout. */
 export class UnreachableError extends Error {
   constructor (readonly url: string, cause: unknown) {
     super(`aloft at ${url} did not answer: ${cause instanceof Error ? cause.message : String(cause)}. ` +
@@ -60,31 +77,35 @@ function fieldLines (errors: readonly ErrorItem[]): string[] {
   })
 }
 
-/** What to change, after the title and detail: the fields, the heights served, the key, the wait. */
+/** What to change, after the title and detail: the fields, the heights served, the key, the address, the wait. */
 function advice (status: number, problem: Problem | null, retryAfter: number | null): string[] {
   const lines: string[] = []
-  if (problem?.errors !== undefined && problem.errors.length > 0) lines.push(...fieldLines(problem.errors))
+  if (present(problem?.errors) && problem.errors.length > 0) lines.push(...fieldLines(problem.errors))
   const coverage = problem?.coverage
-  if (coverage !== undefined && coverage !== null) {
+  if (present(coverage)) {
     lines.push(`  This point serves ${metres(coverage.minimum_agl_m)}–${metres(coverage.maximum_agl_m)} m ` +
       `above ground (${metres(coverage.minimum_msl_m)}–${metres(coverage.maximum_msl_m)} m above sea level): ` +
       'ask within it, or set surface_layer for heights near the ground.')
   }
   if (status === 401) lines.push('  Give a valid API key (the client\'s api key; ALOFT_API_KEY).')
   if (status === 403) lines.push('  This key or token may not do this; use one that may.')
+  if (status >= 300 && status < 400) {
+    lines.push('  The client follows no redirect (it would carry the key elsewhere): give the address it points to.')
+  }
   if (retryAfter !== null && (status === 429 || status === 503)) {
     lines.push(`  Ask again in ${retryAfter} s (Retry-After).`)
   }
   return lines
 }
 
-/** The message: `title (HTTP status, code): detail`, then what to change, then the request id to quote. */
+/**
+ * The message: `title (HTTP status, code): detail`, then what to change, then the request id to quote.
+ * `title` and `detail` default to the problem's; for an answer with no problem document, give them.
+ */
 export function describeProblem (status: number, problem: Problem | null, retryAfter: number | null,
-  title = problem?.title ?? `HTTP ${status}`): string {
-  const code = problem?.code !== undefined ? `, ${problem.code}` : ''
-  const detail = problem?.detail !== undefined && problem.detail !== null && problem.detail !== ''
-    ? `: ${problem.detail}` : ''
-  const head = `${title} (HTTP ${status}${code})${detail}`
-  const tail = problem?.request_id !== undefined ? [`  request id ${problem.request_id}`] : []
+  title = problem?.title ?? plainTitle(status), detail = problem?.detail ?? null): string {
+  const code = present(problem?.code) ? `, ${problem.code}` : ''
+  const head = `${title} (HTTP ${status}${code})${present(detail) && detail !== '' ? `: ${detail}` : ''}`
+  const tail = present(problem?.request_id) ? [`  request id ${problem.request_id}`] : []
   return [head, ...advice(status, problem, retryAfter), ...tail].join('\n')
 }

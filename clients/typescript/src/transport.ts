@@ -30,13 +30,37 @@ export interface Call {
 /** Statuses asked again after their Retry-After. */
 const RETRIED = new Set([429, 503])
 
-/** Retry-After in seconds: delta-seconds or an HTTP date; null when absent or unreadable. */
+/** Retry-After in seconds: delta-seconds or an HTTP date (…GMT); null when absent or unreadable. */
 export function retryAfterSeconds (value: string | null, now = Date.now()): number | null {
-  if (value === null || value.trim() === '') return null
-  const text = value.trim()
-  if (/^\d+$/.test(text)) return Number(text)
+  const text = (value ?? '').trim()
+  if (/^[0-9]+$/.test(text)) return Number(text)
+  if (!/ GMT$/.test(text)) return null
   const at = Date.parse(text)
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000))
+}
+
+/**
+ * A body's first number JSON cannot carry (NaN, ±Infinity), as `path: value`; null when there is none.
+ * JSON.stringify would send it as null, which some fields read as "the default" (ground elevation).
+ */
+export function nonFinite (value: unknown, path = 'body'): string | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : `${path}: ${value}`
+  if (value === null || typeof value !== 'object') return null
+  for (const [k, v] of Object.entries(value)) {
+    const found = nonFinite(v, Array.isArray(value) ? `${path}[${k}]` : `${path}.${k}`)
+    if (found !== null) return found
+  }
+  return null
+}
+
+/** A signal that aborts when any of these does (AbortSignal.any, which Node 20.0–20.2 and older browsers lack). */
+function anySignal (signals: AbortSignal[]): AbortSignal {
+  const controller = new AbortController()
+  for (const signal of signals) {
+    if (signal.aborted) { controller.abort(signal.reason); break }
+    signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true })
+  }
+  return controller.signal
 }
 
 function urlOf (baseUrl: string, path: string, query: Call['query']): string {
@@ -63,9 +87,8 @@ const sleep = (ms: number, signal?: AbortSignal): Promise<void> => new Promise((
   signal?.addEventListener('abort', stop, { once: true })
 })
 
-/** The answer's problem document, or null when the body is not one. */
-async function problemOf (res: Response): Promise<Problem | null> {
-  const text = await res.text()
+/** A body's problem document, or null when it is not one. */
+function problemOf (text: string): Problem | null {
   try {
     const parsed: unknown = JSON.parse(text)
     if (parsed !== null && typeof parsed === 'object' && 'title' in parsed && 'status' in parsed) {
@@ -75,33 +98,52 @@ async function problemOf (res: Response): Promise<Problem | null> {
   return null
 }
 
-/** One attempt: the answer, or UnreachableError when none came (the caller's own abort passes through). */
-async function attempt (options: TransportOptions, call: Call, url: string): Promise<Response> {
+/** An answer, its body read within the attempt's time. */
+export interface Answer { res: Response, body: ArrayBuffer }
+
+/** One attempt, body and all; UnreachableError when no whole answer came (the caller's own abort passes through). */
+async function attempt (options: TransportOptions, call: Call, url: string): Promise<Answer> {
   const signals = [AbortSignal.timeout(options.timeoutMs), ...(call.signal !== undefined ? [call.signal] : [])]
   try {
-    return await options.fetch(url, {
+    const res = await options.fetch(url, {
       method: call.method,
       headers: headersOf(options, call),
       body: call.body === undefined ? undefined : JSON.stringify(call.body),
-      signal: AbortSignal.any(signals)
+      // a redirect would carry the key to another address: raised, not followed
+      redirect: 'manual',
+      signal: anySignal(signals)
     })
+    return { res, body: await res.arrayBuffer() }
   } catch (err) {
-    if (call.signal?.aborted === true) throw err
+    if (call.signal?.aborted === true) throw call.signal.reason
     throw new UnreachableError(url, err)
   }
 }
 
 /** The successful answer (or the operation's own non-2xx document); a ProblemError for any other. */
-export async function send (options: TransportOptions, call: Call): Promise<Response> {
+export async function send (options: TransportOptions, call: Call): Promise<Answer> {
+  const bad = nonFinite(call.body)
+  if (bad !== null) throw new TypeError(`${bad} is not a number JSON can carry: give a finite number or leave it out`)
   const url = urlOf(options.baseUrl, call.path, call.query)
   for (let retries = 0; ; retries++) {
-    const res = await attempt(options, call, url)
-    if (res.ok || res.status === call.ownAnswer) return res
+    const answer = await attempt(options, call, url)
+    const { res } = answer
+    if (res.ok || res.status === call.ownAnswer) return answer
     const wait = retryAfterSeconds(res.headers.get('Retry-After'))
-    const problem = await problemOf(res)
+    const text = new TextDecoder().decode(answer.body)
     const again = RETRIED.has(res.status) && retries < options.maxRetries &&
       (wait ?? 1) <= options.maxRetryWaitSeconds
-    if (!again) throw new ProblemError(res.status, problem, wait, res.statusText)
+    if (!again) throw new ProblemError(res.status, problemOf(text), wait, { statusText: res.statusText, excerpt: text })
     await sleep((wait ?? 1) * 1000, call.signal)
+  }
+}
+
+/** A JSON answer's value; a 2xx that is not JSON (a proxy's page, say) is a ProblemError showing its start. */
+export function jsonOf<T> ({ res, body }: Answer): T {
+  const text = new TextDecoder().decode(body)
+  try {
+    return JSON.parse(text) as T
+  } catch {
+    throw new ProblemError(res.status, null, null, { statusText: `${res.statusText} (not JSON)`.trim(), excerpt: text })
   }
 }

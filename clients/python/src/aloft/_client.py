@@ -3,13 +3,12 @@ field names (None: the service's default), returning the parsed answer. OPERATIO
 calls which operation and NOT_CALLED why the rest are not called; a test holds both, and every
 method's arguments, to the service's OpenAPI document."""
 import datetime as dt
-import json
 import os
 import urllib.parse
 from typing import Any, Dict, Mapping, Optional, Sequence, Union
 
 from ._frames import frame_of_arrow, frame_of_json, pyarrow_or_none
-from ._transport import Transport
+from ._transport import Transport, json_of
 
 JSON = Dict[str, Any]
 Time = Union[str, dt.datetime]
@@ -53,11 +52,17 @@ def _instant(value: Time) -> str:
 
 
 def _plain(value: Any) -> Any:
-    """Sequences (lists, tuples, numpy arrays, pandas series) as JSON lists; datetimes as RFC 3339."""
+    """As JSON has it: sequences (lists, tuples, numpy arrays, pandas series) as lists, numpy scalars as numbers,
+    mappings as objects, aware datetimes as RFC 3339 (numpy's datetime64, which has no timezone, is refused)."""
     if isinstance(value, dt.datetime):
         return _instant(value)
+    if getattr(getattr(value, "dtype", None), "kind", None) == "M":
+        raise ValueError("numpy datetime64 values have no timezone: give RFC 3339 strings or aware datetimes "
+                         "(pandas: series.dt.tz_localize('UTC'))")
     if hasattr(value, "tolist"):
         return _plain(value.tolist())
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     return value
@@ -96,7 +101,7 @@ class Client:
         return f"aloft.Client({self.url!r})"
 
     def _json(self, method: str, path: str, **options: Any) -> Any:
-        return json.loads(self._transport.send(method, path, **options)[1])
+        return json_of(*self._transport.send(method, path, **options))
 
     def profile(self, *, latitude: float, longitude: float, time: Time, altitudes_m: Numbers,
                 altitude_reference: str, ground_elevation_m_msl: Optional[float] = None,
@@ -127,7 +132,7 @@ class Client:
         body = _body(**_samples_fields(locals()))
         if pyarrow_or_none() is not None:
             return frame_of_arrow(body, self._transport.send("POST", "/v1/atmosphere/samples", body=body,
-                                                             accept=ARROW_STREAM)[1])
+                                                             accept=ARROW_STREAM)[2])
         return frame_of_json(body, self._json("POST", "/v1/atmosphere/samples", body=body))
 
     def trajectory(self, *, launch_latitude: float, launch_longitude: float, launch_datetime: Time,

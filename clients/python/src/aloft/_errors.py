@@ -3,11 +3,14 @@ message says what to change, and the one failure with no document (the service d
 The messages are the TypeScript client's, word for word (a test holds them to each other)."""
 from typing import Any, Dict, List, Mapping, Optional
 
-from ._words import field_path, in_words, place_in_words
+from ._words import field_path, fixed, in_words, place_in_words
+
+# characters of a non-problem answer's body kept as its detail (a proxy's page, say)
+EXCERPT_CHARS = 300
 
 
 def _metres(x: float) -> str:
-    return f"{x:.0f}"
+    return fixed(x, 0)
 
 
 def _field_lines(errors: List[Mapping[str, Any]]) -> List[str]:
@@ -21,9 +24,10 @@ def _field_lines(errors: List[Mapping[str, Any]]) -> List[str]:
 
 def _advice(status: int, problem: Optional[Mapping[str, Any]], retry_after: Optional[int]) -> List[str]:
     lines: List[str] = []
-    if problem is not None and problem.get("errors"):
-        lines += _field_lines(problem["errors"])
-    coverage = problem.get("coverage") if problem is not None else None
+    doc: Mapping[str, Any] = problem or {}
+    if doc.get("errors"):
+        lines += _field_lines(doc["errors"])
+    coverage = doc.get("coverage")
     if coverage is not None:
         lines.append(
             f"  This point serves {_metres(coverage['minimum_agl_m'])}–{_metres(coverage['maximum_agl_m'])} m above "
@@ -33,20 +37,29 @@ def _advice(status: int, problem: Optional[Mapping[str, Any]], retry_after: Opti
         lines.append("  Give a valid API key (the client's api key; ALOFT_API_KEY).")
     if status == 403:
         lines.append("  This key or token may not do this; use one that may.")
+    if 300 <= status < 400:
+        lines.append("  The client follows no redirect (it would carry the key elsewhere): give the address it points to.")
     if retry_after is not None and status in (429, 503):
         lines.append(f"  Ask again in {retry_after} s (Retry-After).")
     return lines
 
 
+def _plain_title(status: int, reason: str = "") -> str:
+    return f"HTTP {status}" + (f" {reason}" if reason else "")
+
+
 def describe_problem(status: int, problem: Optional[Mapping[str, Any]], retry_after: Optional[int] = None,
-                     title: Optional[str] = None) -> str:
-    """The message: ``title (HTTP status, code): detail``, then what to change, then the request id."""
+                     title: Optional[str] = None, detail: Optional[str] = None) -> str:
+    """The message: ``title (HTTP status, code): detail``, then what to change, then the request id.
+    ``title`` and ``detail`` default to the problem's; for an answer with no problem document, give them."""
+    doc: Mapping[str, Any] = problem or {}
     if title is None:
-        title = problem["title"] if problem is not None and "title" in problem else f"HTTP {status}"
-    code = f", {problem['code']}" if problem is not None and "code" in problem else ""
-    detail = problem.get("detail") if problem is not None else None
+        title = doc["title"] if doc.get("title") is not None else _plain_title(status)
+    if detail is None:
+        detail = doc.get("detail")
+    code = f", {doc['code']}" if doc.get("code") is not None else ""
     head = f"{title} (HTTP {status}{code})" + (f": {detail}" if detail else "")
-    tail = [f"  request id {problem['request_id']}"] if problem is not None and "request_id" in problem else []
+    tail = [f"  request id {doc['request_id']}"] if doc.get("request_id") is not None else []
     return "\n".join([head, *_advice(status, problem, retry_after), *tail])
 
 
@@ -59,22 +72,23 @@ class ProblemError(Exception):
     """
 
     def __init__(self, status: int, problem: Optional[Dict[str, Any]], retry_after: Optional[int] = None,
-                 reason: str = "") -> None:
-        default_title = f"HTTP {status}" + (f" {reason}" if reason else "")
+                 reason: str = "", excerpt: str = "") -> None:
+        default_title = _plain_title(status, reason)
         self.status = status
         self.problem = problem
         self.code: Optional[str] = problem.get("code") if problem is not None else None
         self.title: str = problem.get("title", default_title) if problem is not None else default_title
-        self.detail: Optional[str] = problem.get("detail") if problem is not None else None
+        self.detail: Optional[str] = (problem.get("detail") if problem is not None
+                                      else excerpt[:EXCERPT_CHARS].strip() or None)
         self.request_id: Optional[str] = problem.get("request_id") if problem is not None else None
         self.coverage: Optional[Dict[str, float]] = problem.get("coverage") if problem is not None else None
         self.errors: List[Dict[str, Any]] = list(problem.get("errors", [])) if problem is not None else []
         self.retry_after = retry_after
-        super().__init__(describe_problem(status, problem, retry_after, self.title))
+        super().__init__(describe_problem(status, problem, retry_after, self.title, self.detail))
 
 
 class UnreachableError(ConnectionError):
-    """The service did not answer: refused, reset, unknown host, or no answer within the timeout."""
+    """The service did not answer: refused, reset, unknown host, a broken answer, or no answer within the timeout."""
 
     def __init__(self, url: str, cause: BaseException) -> None:
         self.url = url

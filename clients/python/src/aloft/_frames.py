@@ -22,7 +22,7 @@ def pyarrow_or_none() -> Any:
     """pyarrow's IPC module when importable (the Arrow answer is then read), else None."""
     try:
         import pyarrow.ipc
-    except ImportError:
+    except Exception:  # not installed, or installed but broken (a mismatched numpy, say): JSON then
         return None
     return pyarrow.ipc
 
@@ -30,8 +30,12 @@ def pyarrow_or_none() -> Any:
 def _request_columns(pd: Any, body: Mapping[str, Any], count: int) -> Dict[str, Any]:
     columns: Dict[str, Any] = {name: pd.array([float(v) for v in body[name]], dtype="float64")
                                for name in REQUEST_COLUMNS}
-    times = body["time"] if isinstance(body["time"], list) else [body["time"]] * count
-    columns["time"] = pd.to_datetime(pd.Series(times), utc=True).array
+    # each time read on its own: one format guessed for all would refuse "…:00Z" beside "…:00.5Z"
+    if isinstance(body["time"], list):
+        times = [pd.Timestamp(t) for t in body["time"]]
+    else:
+        times = [pd.Timestamp(body["time"])] * count
+    columns["time"] = pd.to_datetime(pd.Series(times, dtype=object), utc=True).array
     return columns
 
 
