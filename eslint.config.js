@@ -17,6 +17,23 @@ function door (room, at = `src/${room}`) {
   }
 }
 
+/** The rooms inside the samples room, entered by the rest of it through their own index.ts. */
+const SAMPLES_DOORS = [door('arrow', 'src/samples/arrow'), door('json', 'src/samples/json')]
+
+// apache-arrow is read and written in src/samples/arrow alone, which loads it on the first Arrow
+// request (lazy.ts): an import of it anywhere else in src/ would load it at start-up.
+const ARROW_ONLY_MESSAGE = 'Only src/samples/arrow imports apache-arrow (src/samples/README.md): ' +
+  'use the samples room\'s door, whose loadArrow loads it on the first Arrow request.'
+const ARROW_ONLY_PATHS = [{ name: 'apache-arrow', message: ARROW_ONLY_MESSAGE }]
+const ARROW_ONLY_PATTERNS = [{ group: ['apache-arrow/*'], message: ARROW_ONLY_MESSAGE }]
+const ARROW_IMPORT_EXPRESSION = 'ImportExpression[source.value=/^apache-arrow/]'
+
+/** no-restricted-imports for src/: rooms through their doors (and the inner `doors`), apache-arrow refused. */
+function imports (doors = [], arrow = false) {
+  const patterns = [...ROOMS.map(door), ...doors]
+  return ['error', arrow ? { patterns } : { paths: ARROW_ONLY_PATHS, patterns: [...patterns, ...ARROW_ONLY_PATTERNS] }]
+}
+
 export default tseslint.config(
   {
     ignores: ['dist/', 'coverage/', '.tap/', 'node_modules/', 'data/', 'test/fixtures/', 'bench/results/', 'var/',
@@ -40,15 +57,28 @@ export default tseslint.config(
     // One door per room: an import of another room's file (not its index.ts) is refused. A room's
     // own imports ('./x.js', '../y.js' inside it) never name the room, so they pass.
     files: ['src/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ROOMS.map(door) }] }
+    rules: {
+      'no-restricted-imports': imports(),
+      // import('apache-arrow') too, which no-restricted-imports does not see
+      'no-restricted-syntax': ['error', { selector: ARROW_IMPORT_EXPRESSION, message: ARROW_ONLY_MESSAGE }]
+    }
   },
   {
     // Rooms inside rooms: the rest of src/http enters the Tawhiri door's room through its index.ts too.
     files: ['src/http/**'],
     ignores: ['src/http/tawhiri/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [...ROOMS.map(door), door('tawhiri', 'src/http/tawhiri')] }]
-    }
+    rules: { 'no-restricted-imports': imports([door('tawhiri', 'src/http/tawhiri')]) }
+  },
+  {
+    // … and the rest of src/samples its Arrow and JSON rooms.
+    files: ['src/samples/**'],
+    ignores: ['src/samples/arrow/**'],
+    rules: { 'no-restricted-imports': imports(SAMPLES_DOORS) }
+  },
+  {
+    // The Arrow room: the one place apache-arrow is imported.
+    files: ['src/samples/arrow/**'],
+    rules: { 'no-restricted-imports': imports([door('json', 'src/samples/json')], true), 'no-restricted-syntax': 'off' }
   },
   {
     // The web explorer runs in the browser; the TypeScript client in browsers and Node.

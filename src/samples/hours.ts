@@ -9,7 +9,7 @@ function hourNumber (t: number): number {
 }
 
 /** The whole hour an instant (epoch ms) falls in, as its epoch ms. */
-export function hourOf (t: number): number {
+export function wholeHourOf (t: number): number {
   return hourNumber(t) * HOUR_MS
 }
 
@@ -18,7 +18,7 @@ export function hourOf (t: number): number {
  * integers, which a Set hashes several times faster than the epoch milliseconds) and skipping a
  * repeat of the last.
  */
-export function hoursOf (times: Float64Array, n = times.length): number[] {
+export function distinctHoursOf (times: Float64Array, n = times.length): number[] {
   const hours = new Set<number>()
   let last = NaN
   for (let k = 0; k < n; k++) {
@@ -30,7 +30,7 @@ export function hoursOf (times: Float64Array, n = times.length): number[] {
   return Array.from(hours, (h) => h * HOUR_MS)
 }
 
-/** The key of the catalog entries read for these hours (hoursOf's list). */
+/** The key of the catalog entries read for these hours (distinctHoursOf's list). */
 export function hoursKey (hours: readonly number[]): string {
   return hours.join(',')
 }

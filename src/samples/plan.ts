@@ -8,7 +8,7 @@ import type { HeldRunStep } from '../source/index.js'
 import { SHARED_ARRAYS, type Arrays } from './arrays.js'
 import { stencilSlots, type PieceCells } from './cells.js'
 import { distinctInstants } from './distinct-instants.js'
-import { hoursOf } from './hours.js'
+import { distinctHoursOf } from './hours.js'
 import { positionInputs, type PositionInputs } from './kernel-task.js'
 import { sortByKey } from './order.js'
 import { PieceTables, type PlannedPiece, type UnitSource } from './piece-tables.js'
@@ -76,7 +76,7 @@ export async function planSamples (
   const grid = await source.sourceGrid()
   // time: one choice per distinct instant, from the catalog entries of the hours they fall in
   const { instants, pointInstant } = distinctInstants(points.time, n)
-  const index = timeIndexFor(await source.entriesNear(hoursOf(instants)), options.run, source.maxTimeOffsetMs)
+  const index = timeIndexFor(await source.entriesNear(distinctHoursOf(instants)), options.run, source.maxTimeOffsetMs)
   const nearest = options.interpolation === 'nearest'
   const times = chooseTimes(index, instants, nearest)
   const placed: PlacedPoints = {

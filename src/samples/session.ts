@@ -10,7 +10,7 @@ import type { HeldRunStep } from '../source/index.js'
 import { LOCAL_ARRAYS } from './arrays.js'
 import { CellTables, cellIndex, grownInt32, pieceAt, stencilSlots } from './cells.js'
 import { samplePiece } from './column-store.js'
-import { hourOf, hoursKey, hoursOf } from './hours.js'
+import { distinctHoursOf, hoursKey, wholeHourOf } from './hours.js'
 import { computeSamples } from './kernel.js'
 import { positionInputs, sampleTask, type SampleTask } from './kernel-task.js'
 import type { LoadedPlan } from './load.js'
@@ -179,12 +179,12 @@ class HeldPieces {
 
   /** The time index of the points' hours, when their catalog entries were read. */
   #timeIndex (time: Float64Array, n: number): TimeIndex | null {
-    const hour = hourOf(time[0])
+    const hour = wholeHourOf(time[0])
     let one = true
-    for (let p = 1; p < n && one; p++) one = hourOf(time[p]) === hour
+    for (let p = 1; p < n && one; p++) one = wholeHourOf(time[p]) === hour
     if (one && hour === this.#hour) return this.#index
     // the key the plan's read was held under
-    const entries = this.#entries.get(hoursKey(hoursOf(time, n)))
+    const entries = this.#entries.get(hoursKey(distinctHoursOf(time, n)))
     if (entries === undefined) return null
     const index = timeIndexFor(entries, this.#options.run, this.#engine.source.maxTimeOffsetMs)
     if (one) {

@@ -3,7 +3,7 @@
 import { move } from 'piscina'
 import { computeSamples } from './kernel.js'
 import type { SampleTask } from './kernel-task.js'
-import { numberBytes, numberBytesInto } from './json-columns.js'
+import { numberBytes, numberBytesInto } from './json/index.js'
 import { heldShared } from '../memory.js'
 
 export function samples (task: SampleTask): null {

@@ -1,6 +1,6 @@
 // instantMs: the request's RFC 3339 times as epoch milliseconds, exactly what Date parses them to.
 import t from 'tap'
-import { instantMs } from '../../src/samples/instant.js'
+import { instantMs } from '../../src/samples/json/index.js'
 import { isRfc3339DateTime } from '../../src/contract/date-time.js'
 import { uniforms } from '../../src/trajectory/ensemble.js'
 

@@ -1,7 +1,7 @@
 // The JSON answer's number columns: the text Float64Array.join gives (NaN as null), whether
 // formatted as a string (small answers) or as bytes a chunk at a time (pool workers).
 import t from 'tap'
-import { indexBytes, numberBytes, numbers, statusBytes } from '../../src/samples/json-columns.js'
+import { indexBytes, numberBytes, numbers, statusBytes } from '../../src/samples/json/index.js'
 import { SAMPLE_STATUSES } from '../../src/contract/samples.js'
 import { uniforms } from '../../src/trajectory/ensemble.js'
 

@@ -1,6 +1,6 @@
 // The columns of a JSON samples answer as JSON arrays, straight from the typed arrays: numbers
 // with the digits JSON.stringify writes (NaN → null), unit indices and statuses as bytes.
-import { SAMPLE_STATUSES } from '../contract/index.js'
+import { SAMPLE_STATUSES } from '../../contract/index.js'
 
 const STATUS_JSON = SAMPLE_STATUSES.map((s) => Buffer.from(JSON.stringify(s), 'latin1'))
 const LONGEST_STATUS = Math.max(...STATUS_JSON.map((b) => b.length))

@@ -7,10 +7,10 @@
 // number of batches and rows. What passes costs apache-arrow time and memory linear in the body.
 //
 // Layouts: Arrow's Message.fbs and Schema.fbs (format version 4 and 5, little-endian).
-import { checkRecordBatch } from './arrow-batch-check.js'
-import { checkKeyValues, checkSchema, type ColumnShape } from './arrow-schema-check.js'
+import { checkRecordBatch } from './batch-check.js'
+import { checkKeyValues, checkSchema, type ColumnShape } from './schema-check.js'
 import { Flat, ShapeError, scalar } from './flatbuffers.js'
-import { tooManyPoints } from './request.js'
+import { tooManyPoints } from '../request.js'
 
 /** What a request stream may hold. */
 export interface ArrowStreamLimits {

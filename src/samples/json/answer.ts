@@ -1,8 +1,8 @@
 // The JSON samples answer (docs/DESIGN.md §6): the columnar body written in schema order as
-// pieces, each column formatted from the typed arrays (json-columns.ts).
-import { fieldIndex, OUT_ALTITUDE_MSL, OUT_GROUND, type SamplesResult } from './result.js'
-import { indexBytes, numbers, statusBytes } from './json-columns.js'
-import { samplesProvenance } from './provenance.js'
+// pieces, each column formatted from the typed arrays (columns.ts).
+import { fieldIndex, OUT_ALTITUDE_MSL, OUT_GROUND, type SamplesResult } from '../result.js'
+import { indexBytes, numbers, statusBytes } from './columns.js'
+import { samplesProvenance } from '../provenance.js'
 
 /** A piece of a JSON answer: text, or bytes of ASCII text formatted on a pool worker. */
 export type JsonPart = string | Uint8Array

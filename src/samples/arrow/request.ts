@@ -1,13 +1,13 @@
 // A bulk samples request as an Apache Arrow IPC stream (docs/DESIGN.md §6): a table of float64
-// columns and a zoned timestamp, checked against its bytes (arrow-stream-check.ts) before
+// columns and a zoned timestamp, checked against its bytes (stream-check.ts) before
 // apache-arrow reads it, and the options from the query string.
 import { DataType, Precision, TimeUnit, Type, tableFromIPC, type Float, type Table } from 'apache-arrow'
 import {
   LIMITS, SAMPLE_FIELDS, type SampleField, type ValidationErrorItem, MAX_PROBLEM_ERRORS as MAX_ERRORS
-} from '../contract/index.js'
-import { checkArrowStream } from './arrow-stream-check.js'
-import type { SamplePoints } from './points.js'
-import { bodyIssue, optionsOf, tooManyPoints, type PointsOrErrors } from './request.js'
+} from '../../contract/index.js'
+import { checkArrowStream } from './stream-check.js'
+import type { SamplePoints } from '../points.js'
+import { bodyIssue, optionsOf, tooManyPoints, type PointsOrErrors } from '../request.js'
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
 

@@ -2,10 +2,10 @@
 // validated body as typed arrays.
 import {
   SAMPLE_FIELDS, SamplesRequest, MAX_PROBLEM_ERRORS, type ValidationErrorItem
-} from '../contract/index.js'
+} from '../../contract/index.js'
 import { instantMs } from './instant.js'
-import type { SamplePoints } from './points.js'
-import { bodyIssue, optionsOf, tooManyPoints, type PointsOrErrors } from './request.js'
+import type { SamplePoints } from '../points.js'
+import { bodyIssue, optionsOf, tooManyPoints, type PointsOrErrors } from '../request.js'
 
 const KNOWN_PROPERTIES = new Set(Object.keys(SamplesRequest.properties))
 /** The body's arrays: one item per point (or per output field). */

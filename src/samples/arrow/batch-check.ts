@@ -1,7 +1,7 @@
 // An Arrow request stream's record batch checked against the schema's columns (Arrow's
 // Message.fbs): a node and the buffers its type has per column, each inside the message body and
 // large enough for the rows.
-import { columnLabel, type ColumnShape } from './arrow-schema-check.js'
+import { columnLabel, type ColumnShape } from './schema-check.js'
 import { type Flat, ShapeError, about } from './flatbuffers.js'
 
 /** A record batch's rows; its nodes and buffers match the columns and lie inside its body. */

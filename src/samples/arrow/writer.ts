@@ -5,9 +5,9 @@ import {
   vectorFromArray, type Data, type Vector
 } from 'apache-arrow'
 import type { Readable } from 'node:stream'
-import { SAMPLE_STATUSES, type SampleField } from '../contract/index.js'
-import { samplesProvenance } from './provenance.js'
-import { fieldIndex, OK, OUT_ALTITUDE_MSL, OUT_GROUND, type SamplesResult } from './result.js'
+import { SAMPLE_STATUSES, type SampleField } from '../../contract/index.js'
+import { samplesProvenance } from '../provenance.js'
+import { fieldIndex, OK, OUT_ALTITUDE_MSL, OUT_GROUND, type SamplesResult } from '../result.js'
 
 // Validity bitmaps of a slice [start, start + length) and their null counts: one loop per kind
 // of test (a shared loop calling a test per value cost ~10 ms a 100 000-point answer)

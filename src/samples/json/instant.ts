@@ -1,7 +1,7 @@
 // RFC 3339 date-times (as the request schema accepts them) to epoch milliseconds, as
 // `new Date(text).getTime()` gives them, without a Date per value: a 100 000-point body's
 // times cost ~50 ms through Date parsing and a memo, a few ms this way.
-import { daysInMonth } from '../contract/index.js'
+import { daysInMonth } from '../../contract/index.js'
 
 const ZERO = 0x30
 const MS_PER_DAY = 86_400_000
