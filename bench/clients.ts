@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { createClient } from '../clients/typescript/src/index.js'
-import { int, machine, ms, numberArg, ROOT, SAMPLE, serverCpuUs, startServer, table, writeResult } from './lib.js'
-import { percentile } from './stats.js'
+import { int, machine, ms, numberArg, ROOT, SAMPLE, serverCpuUs, startServer, table, writeResult } from './lib/index.js'
+import { percentile } from './lib/stats.js'
 
 const median = (xs: number[]): number => percentile([...xs].sort((a, b) => a - b), 50)
 

@@ -10,8 +10,8 @@
 import { startUpstream, type UpstreamServer } from '../src/standin/server.js'
 import {
   ms, numberArg, postProfile, profileBody, startServer, summarize, table, writeResult, type ServerChild, type Summary
-} from './lib.js'
-import { buildSampleTree } from './sample-tree.js'
+} from './lib/index.js'
+import { buildSampleTree } from './lib/sample-tree.js'
 
 const sequential = numberArg('sequential', 30)
 const concurrent = numberArg('concurrent', 50)

@@ -8,12 +8,12 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { int, LOAD_ENV, machine, ms, numberArg, SAMPLE, table, track, stop, writeResult } from './lib.js'
-import { freshProfileBodies, profileBody } from './bodies.js'
-import { arrowBody, randomPoints } from './sample-points.js'
-import { closedLoop, type ClosedTarget } from './wrk.js'
-import { freePort, pingRedis, REPO, waitFor } from './processes.js'
-import { treeCpuUs } from './process-cpu.js'
+import { int, LOAD_ENV, machine, ms, numberArg, SAMPLE, table, track, stop, writeResult } from './lib/index.js'
+import { freshProfileBodies, profileBody } from './lib/bodies.js'
+import { arrowBody, randomPoints } from './lib/sample-points.js'
+import { closedLoop, type ClosedTarget } from './lib/wrk.js'
+import { freePort, pingRedis, REPO, waitFor } from './lib/processes.js'
+import { treeCpuUs } from './lib/process-cpu.js'
 
 const SECONDS = numberArg('seconds', 5)
 const PAIRS = numberArg('pairs', 3)

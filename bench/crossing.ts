@@ -14,8 +14,8 @@ import { scanMessages } from '../src/grib/index.js'
 import { decode, type DecodedTile } from '../src/field/tasks.js'
 import { interpolate, type InterpolateTask } from '../src/profile/task.js'
 import { VAR, tileOffset } from '../src/field/index.js'
-import { int, ms, numberArg, SAMPLE, table, writeResult } from './lib.js'
-import type { PackedColumn } from './crossing-worker.js'
+import { int, ms, numberArg, SAMPLE, table, writeResult } from './lib/index.js'
+import type { PackedColumn } from './children/crossing-worker.js'
 
 const seconds = numberArg('seconds', 2)
 const BLOCK_VALUES = 64 * 64 * 41 * 7
@@ -47,7 +47,7 @@ function packColumn (): PackedColumn {
 }
 
 const pool = new Piscina({
-  filename: fileURLToPath(new URL('./crossing-worker.js', import.meta.url)),
+  filename: fileURLToPath(new URL('./children/crossing-worker.js', import.meta.url)),
   minThreads: 1,
   maxThreads: 1
 })

@@ -1,7 +1,7 @@
 // bench/decode: aloft's decoder against ecCodes on the same files, values per second and ratio.
 //   npm run build && node dist/bench/decode.js [seconds-per-file, default 2] [--rounds N, default 5] [--plain-malloc]
 // Ours: scan once, then decode every field into one reused Float32Array, repeated for the time
-// budget (the worker's path). ecCodes: bench/decode-eccodes.py, in-process, see its header.
+// budget (the worker's path). ecCodes: bench/python/decode-eccodes.py, in-process, see its header.
 // The machine is shared and its load swings within seconds, so each file's budget is split into
 // rounds that alternate the two sides (ecCodes first in odd rounds, ours first in even ones): each
 // side's figure is its best round, and the ratio's spread over the paired rounds is printed beside
@@ -80,7 +80,7 @@ function oursRound (bytes: Uint8Array, out: Float32Array, fields: number, values
 /** One timed round of ecCodes in its own process, or why it could not run. */
 function ecCodesRound (path: string): Rate | string {
   if (!existsSync(PYTHON)) return `${PYTHON} not found`
-  const script = fileURLToPath(new URL('bench/decode-eccodes.py', ROOT))
+  const script = fileURLToPath(new URL('bench/python/decode-eccodes.py', ROOT))
   const env = plainMalloc ? process.env : { ...process.env, GLIBC_TUNABLES: KEEP_MEMORY }
   const r = spawnSync(PYTHON, [script, String(roundSeconds), path], { encoding: 'utf8', env })
   if (r.status !== 0) {

@@ -19,9 +19,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { startUpstream, type UpstreamServer } from '../src/standin/server.js'
-import { percentile } from './stats.js'
-import { AloftInstance, freePort, REPO, ThrowawayRedis } from './processes.js'
-import { selfSigned, startNginx, type Nginx } from './nginx.js'
+import { percentile } from './lib/stats.js'
+import { AloftInstance, freePort, REPO, ThrowawayRedis } from './lib/processes.js'
+import { selfSigned, startNginx, type Nginx } from './lib/nginx.js'
 
 const ADMIN_TOKEN = 'deploy-admin-token-0123456789'
 const FLIGHT = 'tawhiri?launch_latitude=52.2297&launch_longitude=21.0122&launch_datetime=2020-08-04T12:00:00Z&' +
@@ -208,7 +208,7 @@ async function killCheck (pem: string, base: string, key: string, instances: Alo
   }
 }
 
-/** The report as a table (`table`: bench/lib.ts's, passed in so the test suite need not load that module). */
+/** The report as a table (`table`: bench/lib's, passed in so the test suite need not load that module). */
 export function formatDeploy (r: DeployReport, table: (header: string[], rows: string[][]) => string): string {
   const k = r.kill
   return [
@@ -227,7 +227,7 @@ export function formatDeploy (r: DeployReport, table: (header: string[], rows: s
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const { numberArg, table, writeResult } = await import('./lib.js')
+  const { numberArg, table, writeResult } = await import('./lib/index.js')
   const report = await runDeployCheck({ seconds: numberArg('seconds', 60), verbose: true })
   console.log(formatDeploy(report, table))
   console.log(`written: ${writeResult('deploy-check', report)}`)

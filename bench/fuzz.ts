@@ -13,8 +13,8 @@ import { fileURLToPath } from 'node:url'
 import {
   Dictionary, Int32, Table, Timestamp, TimeUnit, Utf8, makeVector, tableToIPC, vectorFromArray
 } from 'apache-arrow'
-import { random } from './random.js'
-import { SAMPLE, int, ms, percentile, serverMemory, startServer, table, writeResult } from './lib.js'
+import { random } from './lib/random.js'
+import { SAMPLE, int, ms, percentile, serverMemory, startServer, table, writeResult } from './lib/index.js'
 
 export interface FuzzOptions {
   /** Cases in all (Arrow and JSON); default every Arrow mutation and 400 JSON bodies. */

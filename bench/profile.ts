@@ -3,7 +3,7 @@
 //   hot       one body, repeated;
 //   distinct  `--points` distinct bodies (points, 1–8 heights each) sent in turn;
 //   fresh     bodies that never repeat: a random point, minute (12:00–24:00) and 1–8 heights inside
-//             the cached 2020-08-04 12Z run, a new one per request (bench/bodies.ts).
+//             the cached 2020-08-04 12Z run, a new one per request (bench/lib/bodies.ts).
 // Each mix: the bare route, the profile route (closed loop, wrk when installed; req/s and the server's
 // CPU time per request, which other processes on the machine disturb less), then the profile's
 // latency at half that maximum (open loop, bench/loadgen: its C client when a C compiler is here),
@@ -13,25 +13,25 @@
 //   npx tsc -p tsconfig.json && node dist/bench/profile.js [--seconds 5] [--connections 32] [--points 256]
 //   [--pairs 1] (bare and profile measured that many times in alternating order; the median pair shown)
 //   … --breakdown [--breakdown-seconds 8]: also the CPU of a fresh-body request, room by room, from a
-//   V8 CPU profile of the server over the load window (bench/breakdown.ts) → bench/results/;
+//   V8 CPU profile of the server over the load window (bench/lib/breakdown.ts) → bench/results/;
 //   … --breakdown-only: the breakdown alone; --breakdown-mix hot|distinct|fresh (default fresh);
 //   --keep-profile DIR: the raw .cpuprofile files there too (open them in Chrome DevTools or read them
 //   with bench/top-frames); --only memory,fresh (any of memory, redis, hot, distinct, fresh): a subset,
 //   for quick comparisons; --client c|raw: the open loop's generator; --open-warmup S (default 1):
 //   seconds at the open loop's rate before measuring; --node-args "…": Node options for the server
 //   (e.g. --v8-pool-size=1, which docs/PERFORMANCE.md recommends on two cores).
-// The server is bench/server.js over data/sample (mirror). Writes bench/results/profile.json.
+// The server is bench/children/server.js over data/sample (mirror). Writes bench/results/profile.json.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { closedLoop, WRK, type ClosedRun, type ClosedTarget } from './wrk.js'
+import { closedLoop, WRK, type ClosedRun, type ClosedTarget } from './lib/wrk.js'
 import {
   int, loadgen, ms, numberArg, postProfile, profileBodies, SAMPLE, serverCpuUs, startServer, table, writeResult,
   type ServerChild
-} from './lib.js'
-import { freshProfileBodies } from './bodies.js'
-import { breakdown, type BreakdownRow, type CpuProfile } from './breakdown.js'
-import { hasCLoadgen, type LoadRequest, type LoadResult } from './loadgen.js'
+} from './lib/index.js'
+import { freshProfileBodies } from './lib/bodies.js'
+import { breakdown, type BreakdownRow, type CpuProfile } from './lib/breakdown.js'
+import { hasCLoadgen, type LoadRequest, type LoadResult } from './lib/load-run.js'
 
 const seconds = numberArg('seconds', 5)
 const connections = numberArg('connections', 32)
@@ -52,7 +52,7 @@ const warmupSeconds = 1
  */
 const openWarmupSeconds = numberArg('open-warmup', 1)
 /**
- * The open loop's generator: `--client c` (bench/loadgen.c, the default when a C compiler is here) or
+ * The open loop's generator: `--client c` (bench/children/loadgen.c, the default when a C compiler is here) or
  * `--client raw` (Node's raw client, whose own pauses reach several milliseconds on two cores).
  */
 const clientAt = process.argv.indexOf('--client')

@@ -13,8 +13,8 @@ import { Redis } from 'ioredis'
 import { KeyLayout } from '../src/accounts/layout.js'
 import { SCRIPTS } from '../src/accounts/scripts.js'
 import { hashSecret, newSecret } from '../src/accounts/secrets.js'
-import { int, ms, numberArg, table, writeResult } from './lib.js'
-import { ownRedis, readRedis } from './redis-counts.js'
+import { int, ms, numberArg, table, writeResult } from './lib/index.js'
+import { ownRedis, readRedis } from './lib/redis-counts.js'
 
 const CALLS = numberArg('calls', 200_000)
 const ACCOUNTS = numberArg('accounts', 10_000)

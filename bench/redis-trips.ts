@@ -1,5 +1,5 @@
 // bench/redis-trips: what each hot path asks of Redis per request, on cached data. One aloft
-// process (bench/server.ts, the Redis store, public Tawhiri mode on) against a redis-server of its
+// process (bench/children/server.ts, the Redis store, public Tawhiri mode on) against a redis-server of its
 // own on a free port; for each path, after a warm-up, `--requests` requests one at a time and then
 // `--concurrency` at once, each window twice: once under MONITOR (the commands aloft sent, each a
 // request on the wire; a script's own commands are Redis's work, not round trips) and once without
@@ -9,12 +9,12 @@
 //   npm run build && node dist/bench/redis-trips.js [--requests 1000] [--concurrency 16]
 // Writes bench/results/redis-trips.json.
 import { Redis } from 'ioredis'
-import { freshProfileBodies, profileBody } from './bodies.js'
+import { freshProfileBodies, profileBody } from './lib/bodies.js'
 import {
   int, ms, numberArg, SAMPLE, serverCpuUs, startServer, table, writeResult, type ServerInfo
-} from './lib.js'
-import { callsBetween, ownRedis, perRequest, readRedis, SentCommands, total } from './redis-counts.js'
-import { jsonBody, randomPoints } from './sample-points.js'
+} from './lib/index.js'
+import { callsBetween, ownRedis, perRequest, readRedis, SentCommands, total } from './lib/redis-counts.js'
+import { jsonBody, randomPoints } from './lib/sample-points.js'
 
 const REQUESTS = numberArg('requests', 1000)
 const CONCURRENCY = numberArg('concurrency', 16)

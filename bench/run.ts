@@ -3,7 +3,7 @@
 //   npx tsc -p tsconfig.json && node dist/bench/run.js [--soak-seconds 60]
 // Extra arguments after the name are passed on: `node dist/bench/run.js soak --seconds 20` runs one.
 import { spawn } from 'node:child_process'
-import { DIST_BENCH, machine, stop, track } from './lib.js'
+import { DIST_BENCH, machine, stop, track } from './lib/index.js'
 
 const ALL = [
   'profile', 'crossing', 'decode', 'samples', 'trajectory', 'surface-layer', 'cold', 'soak', 'chaos', 'cores',

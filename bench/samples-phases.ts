@@ -10,9 +10,9 @@ import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { postWith } from './http-post.js'
-import { ms, numberArg, table } from './lib.js'
-import { arrowBody, jsonBody, randomPoints, START, useSampleEnvironment } from './sample-points.js'
+import { postWith } from './lib/http-post.js'
+import { ms, numberArg, table } from './lib/index.js'
+import { arrowBody, jsonBody, randomPoints, START, useSampleEnvironment } from './lib/sample-points.js'
 
 const ARROW = 'application/vnd.apache.arrow.stream'
 

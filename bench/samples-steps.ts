@@ -6,10 +6,10 @@
 //   npx tsc -p tsconfig.json && node dist/bench/samples-steps.js [--points 100000] [--rounds 15]
 import { rm } from 'node:fs/promises'
 import { Writable } from 'node:stream'
-import { ms, numberArg, table } from './lib.js'
+import { ms, numberArg, table } from './lib/index.js'
 import {
   arrowBody as arrowBodyOf, jsonBody as jsonBodyOf, randomPoints, useSampleEnvironment
-} from './sample-points.js'
+} from './lib/sample-points.js'
 
 const POINTS = numberArg('points', 100_000)
 const ROUNDS = numberArg('rounds', 15)

@@ -6,15 +6,15 @@
 // Rows: Arrow in/out and JSON in/out (median of `rounds` sequential requests, one client reading
 // with node:http; the same again reading with fetch, which costs the client far more), the
 // worker threshold (the same request on the main thread and on the pool, at several sizes), numpy
-// (bench/samples_numpy.py on the same JSON request: its own timing, with and without reading the
+// (bench/python/samples_numpy.py on the same JSON request: its own timing, with and without reading the
 // GRIB files), one profile request per point (a sample of points, 8 clients, scaled), and the
 // server's peak RSS above idle during a 100 000-point request. Writes bench/results/samples.json.
 import { spawnSync } from 'node:child_process'
 import { ROOT, SAMPLE, int, machine, ms, numberArg, serverCpuUs, serverMemory, startServer, table, writeResult,
-  type ServerChild } from './lib.js'
-import { postWith } from './http-post.js'
-import { arrowBody, jsonBody, randomPoints, type Points } from './sample-points.js'
-import { summarize } from './stats.js'
+  type ServerChild } from './lib/index.js'
+import { postWith } from './lib/http-post.js'
+import { arrowBody, jsonBody, randomPoints, type Points } from './lib/sample-points.js'
+import { summarize } from './lib/stats.js'
 
 const POINTS = numberArg('points', 100_000)
 const ROUNDS = numberArg('rounds', 5)
@@ -39,7 +39,7 @@ async function medianSeconds (run: () => Promise<number>, rounds: number): Promi
 }
 
 function numpy (body: string): { samples_per_second: number, compute_samples_per_second: number } | null {
-  const p = spawnSync('/usr/bin/python3', [`${ROOT}bench/samples_numpy.py`, '--data', SAMPLE], { input: body,
+  const p = spawnSync('/usr/bin/python3', [`${ROOT}bench/python/samples_numpy.py`, '--data', SAMPLE], { input: body,
     maxBuffer: 1 << 30 })
   if (p.status !== 0) {
     process.stderr.write(`numpy yardstick failed (needs python3-eccodes and numpy): ${p.stderr.toString()}\n`)

@@ -10,8 +10,8 @@
 import {
   int, loadgen, ms, numberArg, postProfile, profileBody, SAMPLE, serverMemory, sleep, startServer, table, writeResult,
   type ServerChild
-} from './lib.js'
-import type { LoadRequest } from './loadgen.js'
+} from './lib/index.js'
+import type { LoadRequest } from './lib/load-spec.js'
 
 const seconds = numberArg('seconds', 60)
 const warmupSeconds = numberArg('warmup', 10)

@@ -18,15 +18,15 @@ import { startUpstream } from '../src/standin/server.js'
 import { filterQuery, parseBucketKey, tileOf } from '../src/source/index.js'
 import { bridge, coalesce, MAX_RANGE_GAP, selectIdx } from '../src/source/unit.js'
 import { parseIdx, scanMessages, type IdxEntry } from '../src/grib/index.js'
-import { freshProfileBodies } from './bodies.js'
-import { postWith } from './http-post.js'
+import { freshProfileBodies } from './lib/bodies.js'
+import { postWith } from './lib/http-post.js'
 import {
   int, ms, numberArg, postProfile, profileBody, SAMPLE, serverCpuUs, startServer, summarize, table, writeResult,
   type ServerChild
-} from './lib.js'
-import { buildSampleTree } from './sample-tree.js'
-import { arrowBody, jsonBody, randomPoints } from './sample-points.js'
-import { closedLoop } from './wrk.js'
+} from './lib/index.js'
+import { buildSampleTree } from './lib/sample-tree.js'
+import { arrowBody, jsonBody, randomPoints } from './lib/sample-points.js'
+import { closedLoop } from './lib/wrk.js'
 
 const seconds = numberArg('seconds', 5)
 const pairs = numberArg('pairs', 3)

@@ -2,8 +2,8 @@
 // room bench/breakdown gives each, so a room's share can be read down to the function.
 //   node dist/bench/top-frames.js FILE.cpuprofile [--top 40] [--requests N]
 import { readFileSync } from 'node:fs'
-import { numberArg, table } from './lib.js'
-import { roomOf, type CpuProfile } from './breakdown.js'
+import { numberArg, table } from './lib/index.js'
+import { roomOf, type CpuProfile } from './lib/breakdown.js'
 
 const file = process.argv[2]
 if (file === undefined || file.startsWith('--')) {

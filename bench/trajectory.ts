@@ -5,12 +5,12 @@
 // ~590 wind evaluations). Rows: one flight at a time (median of `flights`), flights/s with 8 clients
 // for `seconds`, a 1 000-member ensemble (median of 3), and scripts/trajectory-reference.py on the
 // same flight: as a command (a process per flight, as it is run) and in one warm Python process
-// (bench/trajectory_reference.py). Writes bench/results/trajectory.json.
+// (bench/python/trajectory_reference.py). Writes bench/results/trajectory.json.
 import { spawnSync } from 'node:child_process'
 import {
   ROOT, SAMPLE, machine, ms, numberArg, serverCpuUs, startServer, table, writeResult, type ServerChild
-} from './lib.js'
-import { summarize } from './stats.js'
+} from './lib/index.js'
+import { summarize } from './lib/stats.js'
 
 const FLIGHTS = numberArg('flights', 20)
 const SECONDS = numberArg('seconds', 5)
@@ -49,8 +49,8 @@ function reference (flights: number): { commandMs: number, firstMs: number, warm
   const t0 = performance.now()
   const command = spawnSync('/usr/bin/python3', [`${ROOT}scripts/trajectory-reference.py`, '--data', SAMPLE], { input })
   const commandMs = performance.now() - t0
-  const warm = spawnSync('/usr/bin/python3', [`${ROOT}bench/trajectory_reference.py`, '--data', SAMPLE, '--flights',
-    String(flights)], { input })
+  const warm = spawnSync('/usr/bin/python3', [`${ROOT}bench/python/trajectory_reference.py`, '--data', SAMPLE,
+    '--flights', String(flights)], { input })
   if (command.status !== 0 || warm.status !== 0) {
     process.stderr.write(`the reference failed (needs python3-eccodes and numpy): ${command.stderr.toString()}` +
       `${warm.stderr.toString()}\n`)

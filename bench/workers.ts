@@ -9,10 +9,10 @@
 // CPU per request (user + system, every thread). Writes bench/results/workers.json.
 import {
   SAMPLE, machine, ms, numberArg, serverCpuUs, startServer, table, writeResult, type ServerChild
-} from './lib.js'
-import { postBytes } from './http-post.js'
-import { arrowBody, jsonBody, randomPoints } from './sample-points.js'
-import { summarize } from './stats.js'
+} from './lib/index.js'
+import { postBytes } from './lib/http-post.js'
+import { arrowBody, jsonBody, randomPoints } from './lib/sample-points.js'
+import { summarize } from './lib/stats.js'
 
 const ROUNDS = numberArg('rounds', 5)
 const POINTS = numberArg('points', 100_000)

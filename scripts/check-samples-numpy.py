@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Holds bench/samples_numpy.py against scripts/samples-reference.py on random points (method `linear`).
+"""Holds bench/python/samples_numpy.py against scripts/samples-reference.py on random points (method `linear`).
 
 Run from the repository root (needs Debian python3-eccodes and numpy):
 
@@ -25,7 +25,7 @@ import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REFERENCE = os.path.join(ROOT, 'scripts', 'samples-reference.py')
-NUMPY = os.path.join(ROOT, 'bench', 'samples_numpy.py')
+NUMPY = os.path.join(ROOT, 'bench', 'python', 'samples_numpy.py')
 START = 1596542400      # 2020-08-04T12:00:00Z
 SPAN = 12 * 3600
 

@@ -6,7 +6,7 @@
 import t from 'tap'
 import { existsSync } from 'node:fs'
 import { formatDeploy, runDeployCheck } from '../bench/deploy-check.js'
-import { NGINX } from '../bench/nginx.js'
+import { NGINX } from '../bench/lib/nginx.js'
 
 const skip = existsSync(NGINX)
   ? false

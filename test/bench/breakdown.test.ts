@@ -1,6 +1,6 @@
 // bench/breakdown: each sample goes to the innermost frame that belongs to a room.
 import t from 'tap'
-import { breakdown, type CpuProfile } from '../../bench/breakdown.js'
+import { breakdown, type CpuProfile } from '../../bench/lib/breakdown.js'
 
 const frame = (id: number, functionName: string, url: string, children: number[] = []): CpuProfile['nodes'][number] =>
   ({ id, callFrame: { functionName, url }, children })

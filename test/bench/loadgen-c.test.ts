@@ -1,13 +1,13 @@
-// bench/loadgen.c, the open loop's C client (through bench/loadgen's runLoad): every due request sent
+// bench/children/loadgen.c, the open loop's C client (through bench/loadgen's runLoad): every due request sent
 // and answered and counted by kind and status, latency counted from when a request was due (a slow
 // server shows as growing latency, not as fewer requests), fresh bodies each their own, a silent
 // server timed out and a closing one connected to again. Needs a C compiler; skipped without one.
 import t from 'tap'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { hasCLoadgen, runLoad, type LoadRequest } from '../../bench/loadgen.js'
+import { hasCLoadgen, runLoad, type LoadRequest } from '../../bench/lib/load-run.js'
 
-const skip = hasCLoadgen() ? false : 'no C compiler (cc) here: bench/loadgen.c cannot be built'
+const skip = hasCLoadgen() ? false : 'no C compiler (cc) here: bench/children/loadgen.c cannot be built'
 const bodies: string[] = []
 let slowMs = 0
 const server = createServer((req, res) => {

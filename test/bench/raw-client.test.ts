@@ -3,7 +3,7 @@
 import t from 'tap'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { formatRequest, RawPool, type Outcome } from '../../bench/raw-client.js'
+import { formatRequest, RawPool, type Outcome } from '../../bench/lib/raw-client.js'
 
 const server = createServer((req, res) => {
   let body = ''

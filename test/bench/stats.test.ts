@@ -1,6 +1,6 @@
 // The benchmarks' arithmetic: nearest-rank percentiles and summaries (no timing here).
 import t from 'tap'
-import { percentile, summarize } from '../../bench/stats.js'
+import { percentile, summarize } from '../../bench/lib/stats.js'
 
 t.test('percentile is the nearest rank of a sorted array', async (t) => {
   const xs = Float64Array.from({ length: 100 }, (_, k) => k + 1) // 1..100

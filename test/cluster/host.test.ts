@@ -9,7 +9,7 @@ import { repoPath } from '../helpers/paths.js'
 import { startServe } from '../helpers/serve-process.js'
 import { redisUrl, testPrefix } from '../helpers/redis.js'
 import { startUpstream } from '../../src/standin/server.js'
-import { processesOf, waitFor } from '../../bench/processes.js'
+import { processesOf, waitFor } from '../../bench/lib/processes.js'
 
 const ADMIN = 'host-test-admin-token-0123456789'
 

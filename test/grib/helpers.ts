@@ -67,4 +67,4 @@ export function sha256f32 (values: Float32Array): string {
 }
 
 /** Deterministic PRNG (mulberry32) for the fuzz tests: the benchmarks' own. */
-export { random as prng } from '../../bench/random.js'
+export { random as prng } from '../../bench/lib/random.js'

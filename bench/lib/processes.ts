@@ -8,8 +8,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 
-/** The repository root, from dist/bench/*.js or bench/*.ts alike. */
-export const REPO = fileURLToPath(new URL(import.meta.url.includes('/dist/') ? '../../' : '../', import.meta.url))
+/** The repository root, from dist/bench/lib/*.js or bench/lib/*.ts alike. */
+export const REPO = fileURLToPath(
+  new URL(import.meta.url.includes('/dist/') ? '../../../' : '../../', import.meta.url))
 
 export function freePort (): Promise<number> {
   return new Promise((resolve, reject) => {

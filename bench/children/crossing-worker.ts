@@ -4,8 +4,8 @@
 import { Piscina } from 'piscina'
 import {
   computeProfile, createColumn, fillColumn, type LevelSeries, type ProfileRequest, type ProfileResult
-} from '../src/atmosphere/index.js'
-export { interpolate } from '../src/profile/task.js'
+} from '../../src/atmosphere/index.js'
+export { interpolate } from '../../src/profile/task.js'
 
 /** One grid point's column, packed: [surface HGT, then per level HGT, TMP, UGRD, VGRD, SPFH, RH]. */
 export interface PackedColumn { levelsPa: number[], values: Float32Array, request: ProfileRequest }

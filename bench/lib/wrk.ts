@@ -6,7 +6,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { loadgen, track, stop } from './lib.js'
+import { track, stop } from './children.js'
+import { loadgen } from './loadgen-child.js'
 
 export const WRK = ['/usr/bin/wrk', '/usr/local/bin/wrk'].find((p) => existsSync(p)) ?? null
 

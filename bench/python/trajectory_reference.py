@@ -3,7 +3,7 @@
 GRIB files it needs) and then `--flights` more with everything it read kept (its columns memoised), as a user
 predicting many flights from one Python process would. Prints one JSON line on stdout.
 
-    /usr/bin/python3 bench/trajectory_reference.py --data data/sample [--flights 20] < request.json
+    /usr/bin/python3 bench/python/trajectory_reference.py --data data/sample [--flights 20] < request.json
 """
 import argparse
 import importlib.util
@@ -12,7 +12,7 @@ import os
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def main():

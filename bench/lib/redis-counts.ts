@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Redis } from 'ioredis'
-import { track, stop } from './lib.js'
+import { track, stop } from './children.js'
 import { freePort, pingRedis, waitFor } from './processes.js'
 
 /** `reads`: socket reads Redis processed (total_reads_processed): commands over reads is the batching. */

@@ -3,7 +3,7 @@
 
 Run from the repository root (needs Debian python3-eccodes and numpy; no network):
 
-    /usr/bin/python3 bench/samples_numpy.py --data data/sample [--max-time-offset-hours 3] \\
+    /usr/bin/python3 bench/python/samples_numpy.py --data data/sample [--max-time-offset-hours 3] \\
         < request.json > answer.json
 
 Same request and answer as scripts/samples-reference.py, restricted to `interpolation: linear` with

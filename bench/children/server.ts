@@ -2,7 +2,7 @@
 // store, an account made at start) and, in the same process, a bare polka app answering
 // `{ "ok": true }` — the ceiling for this process on this machine. Prints one JSON line
 // `{ aloftUrl, bareUrl, key, pid }` when both listen; SIGTERM/SIGINT stops both.
-//   node dist/bench/server.js   (started by the benchmarks through bench/lib.ts startServer)
+//   node dist/bench/children/server.js   (started by the benchmarks through bench/lib/server-child.ts startServer)
 // The bare app also answers GET /memory with process.memoryUsage() and the open file descriptors
 // (the soak's RSS and fd count) and, with
 // BENCH_SIZED_BODY set, GET /sized (see below).
@@ -15,9 +15,9 @@ import { join } from 'node:path'
 import { Session } from 'node:inspector/promises'
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks'
 import polka from 'polka'
-import { loadConfig } from '../src/config/index.js'
-import { startService } from '../src/service.js'
-import type { AtmosphereRequest } from '../src/contract/schemas.js'
+import { loadConfig } from '../../src/config/index.js'
+import { startService } from '../../src/service.js'
+import type { AtmosphereRequest } from '../../src/contract/schemas.js'
 
 const OK = JSON.stringify({ ok: true })
 
@@ -70,7 +70,7 @@ const bare = polka()
     })
   })
   // a CPU profile of this process (the V8 sampler, as --cpu-prof takes it) over a window the
-  // benchmark chooses: started after the warm-up, stopped after the load (bench/breakdown.ts)
+  // benchmark chooses: started after the warm-up, stopped after the load (bench/lib/breakdown.ts)
   .post('/cpu-profile/start', async (_req, res) => {
     await profiler.post('Profiler.enable')
     await profiler.post('Profiler.setSamplingInterval', { interval: 100 })

@@ -1,8 +1,8 @@
-// bench/loadgen.c: the open loop of bench/loadgen in C, for tail latencies in the low milliseconds.
+// bench/children/loadgen.c: the open loop of bench/loadgen in C, for tail latencies in the low milliseconds.
 // The Node generator's own pauses (its collector, its timers, its event loop) reached 7–13 ms on a
 // two-core machine, so a p99 under 5 ms could not be told from the generator's lag. This one keeps
 // no heap beyond its buffers, sleeps on a timerfd set to the next due time (nanoseconds, not a
-// millisecond poll) and is driven by bench/loadgen.ts, which prepares the requests and reads the
+// millisecond poll) and is driven by bench/lib/load-c.ts, which prepares the requests and reads the
 // results (the same LoadResult as the other clients).
 //
 //   loadgen-c HOST PORT CONNECTIONS RATE MEASURE_END_MS DRAIN_MS TIMEOUT_MS FILE

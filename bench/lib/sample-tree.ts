@@ -4,8 +4,8 @@
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
-import { inventory } from '../src/standin/inventory.js'
-import { SAMPLE } from './lib.js'
+import { inventory } from '../../src/standin/inventory.js'
+import { SAMPLE } from './paths.js'
 
 
 /** Bucket keys of the sample's GRIB2 files (`gfs.YYYYMMDD/CC/atmos/gfs.tCCz.pgrb2.0p25.fFFF`). */

@@ -4,7 +4,8 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Table, Timestamp, TimeUnit, makeVector, tableToIPC, vectorFromArray } from 'apache-arrow'
-import { LOAD_ENV, SAMPLE } from './lib.js'
+import { SAMPLE } from './paths.js'
+import { LOAD_ENV } from './server-child.js'
 import { random } from './random.js'
 
 export const START = Date.parse('2020-08-04T12:00:00Z')

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """ecCodes side of bench/decode: decode every message of each file, in-process, many times.
 
-    /usr/bin/python3 bench/decode-eccodes.py SECONDS FILE...   (run by dist/bench/decode.js)
+    /usr/bin/python3 bench/python/decode-eccodes.py SECONDS FILE...   (run by dist/bench/decode.js)
 
 Fair timing: messages are read from disk once, before timing; each repetition builds a handle from
 the message bytes (codes_new_from_message), decodes all values (codes_get_values, float64 numpy)
