@@ -9,6 +9,9 @@ import globals from 'globals'
 const ROOMS = ['accounts', 'atmosphere', 'cli', 'cluster', 'config', 'contract', 'field', 'grib', 'http', 'profile',
   'samples', 'source', 'standin', 'trajectory']
 
+/** Rooms inside rooms, by the room they are in: the rest of that room enters them through their index.ts too. */
+const INNER_ROOMS = { http: ['body', 'tawhiri'], samples: ['arrow', 'json'], source: ['fetch'] }
+
 /** The pattern refusing a room's files but its door (`at`: where the room is). */
 function door (room, at = `src/${room}`) {
   return {
@@ -17,8 +20,8 @@ function door (room, at = `src/${room}`) {
   }
 }
 
-/** The rooms inside the samples room, entered by the rest of it through their own index.ts. */
-const SAMPLES_DOORS = [door('arrow', 'src/samples/arrow'), door('json', 'src/samples/json')]
+/** The doors of the rooms inside `room`. */
+const innerDoors = (room) => INNER_ROOMS[room].map((inner) => door(inner, `src/${room}/${inner}`))
 
 // apache-arrow is read and written in src/samples/arrow alone, which loads it on the first Arrow
 // request (lazy.ts): an import of it anywhere else in src/ would load it at start-up.
@@ -30,7 +33,7 @@ const ARROW_IMPORT_EXPRESSION = 'ImportExpression[source.value=/^apache-arrow/]'
 
 /** no-restricted-imports for src/: rooms through their doors (and the inner `doors`), apache-arrow refused. */
 function imports (doors = [], arrow = false) {
-  const patterns = [...ROOMS.map(door), ...doors]
+  const patterns = [...ROOMS.map((room) => door(room)), ...doors]
   return ['error', arrow ? { patterns } : { paths: ARROW_ONLY_PATHS, patterns: [...patterns, ...ARROW_ONLY_PATTERNS] }]
 }
 
@@ -63,22 +66,16 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', { selector: ARROW_IMPORT_EXPRESSION, message: ARROW_ONLY_MESSAGE }]
     }
   },
-  {
-    // Rooms inside rooms: the rest of src/http enters the Tawhiri door's room through its index.ts too.
-    files: ['src/http/**'],
-    ignores: ['src/http/tawhiri/**'],
-    rules: { 'no-restricted-imports': imports([door('tawhiri', 'src/http/tawhiri')]) }
-  },
-  {
-    // … and the rest of src/samples its Arrow and JSON rooms.
-    files: ['src/samples/**'],
-    ignores: ['src/samples/arrow/**'],
-    rules: { 'no-restricted-imports': imports(SAMPLES_DOORS) }
-  },
+  // Rooms inside rooms (src/http's body/ and tawhiri/, src/source's fetch/, src/samples' arrow/ and
+  // json/): the rest of their room enters them through their index.ts too; their own imports never name them.
+  ...Object.entries(INNER_ROOMS).map(([room, inner]) => ({
+    files: [`src/${room}/**`],
+    rules: { 'no-restricted-imports': imports(innerDoors(room)) }
+  })),
   {
     // The Arrow room: the one place apache-arrow is imported.
     files: ['src/samples/arrow/**'],
-    rules: { 'no-restricted-imports': imports([door('json', 'src/samples/json')], true), 'no-restricted-syntax': 'off' }
+    rules: { 'no-restricted-imports': imports(innerDoors('samples'), true), 'no-restricted-syntax': 'off' }
   },
   {
     // The web explorer runs in the browser; the TypeScript client in browsers and Node.

@@ -20,10 +20,13 @@ export type Room = typeof ROOMS[number]
 /** The contract's validation: Ajv's setup, its date-time format, uniqueItems keyword and error items. */
 const VALIDATION_FILES = /\/src\/contract\/(validate|date-time|unique-items|error-items)\./
 
+/** Reading a JSON body's bytes and parsing them. */
+const BODY_READ_FILES = /\/src\/http\/body\/(read|parse)\./
+
 /** First match wins, tried on each frame from the sampled one outwards. */
 const RULES: Array<[Room, (name: string, url: string) => boolean]> = [
   ['GC', (n) => n === '(garbage collector)'],
-  ['body read', (_, u) => u.includes('/src/http/body.')],
+  ['body read', (_, u) => BODY_READ_FILES.test(u)],
   ['auth', (_, u) => u.includes('/src/accounts/secrets.')],
   ['admission', (_, u) => u.includes('/src/accounts/') || u.includes('/src/http/auth.') || u.includes('/ioredis/')],
   ['validation', (n, u) => u.includes('/ajv/') || VALIDATION_FILES.test(u) || (u === '' && /^validate\d*$/.test(n))],

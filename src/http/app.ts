@@ -5,7 +5,7 @@
 //   route-table.ts      the contract's route table in polka: 404, 405, one handler per route
 //   route-handler.ts    one route: auth.ts (key and rate, or a token) and the caller's share of
 //                       capacity.ts, or on a Tawhiri path its own admission (tawhiri/) → the JSON
-//                       body (body.ts, body-check.ts), or an exact repeat's answer → routes/ → send.ts
+//                       body (body/: read, parse, check), or an exact repeat's answer → routes/ → send.ts
 //   request-metrics.ts  once the answer closes: its metric series and log line
 //   fail.ts             where every error of a request ends (problems rendered by problem.ts)
 // That is docs/DESIGN.md §3's order: route → key → rate → body → handler.

@@ -5,7 +5,7 @@
 import type { ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Logger } from '../logger.js'
-import { declaresBody } from './body.js'
+import { declaresBody } from './body/index.js'
 import { ClientGoneError } from './client-gone.js'
 import type { AloftRequest } from './context.js'
 import { HttpProblem, problemBody, sendProblem } from './problem.js'

@@ -1,6 +1,6 @@
 // One route's handler as polka runs it, after request-start.ts: the caller (auth.ts, and the
 // caller's share of the instance: capacity.ts; on a Tawhiri path its own admission, which takes
-// the slot too) → the JSON body (body.ts, then body-check.ts), an exact repeat answered from the
+// the slot too) → the JSON body (body/: read, parse, check), an exact repeat answered from the
 // route's repeat cache → the route's own handler (routes/), unless its client has left → the answer
 // (send.ts), kept for repeats when the handler says it may be. Any error thrown goes to fail.ts.
 import type { ServerResponse } from 'node:http'
@@ -11,8 +11,7 @@ import { stillWanted } from './client-gone.js'
 import { HttpProblem } from './problem.js'
 import { allowAnyOrigin } from './cors.js'
 import { callerAccount, checkToken } from './auth.js'
-import { parseJsonBytes, readJsonBytes } from './body.js'
-import { checkBody } from './body-check.js'
+import { checkBody, parseJsonBytes, readJsonBytes } from './body/index.js'
 import type { AloftRequest, AppDeps, Handler } from './context.js'
 import { send, sendBody } from './send.js'
 import type { TawhiriAdmission } from './tawhiri/index.js'

@@ -4,7 +4,7 @@ import { normalizeLongitude, type LatLonGrid } from '../grib/index.js'
 import type { Adapter } from './adapters/index.js'
 import type { Catalog } from './catalog.js'
 import { validTime } from './gfs.js'
-import type { SourceDescription, SourceLogger } from './resolution.js'
+import type { SourceDescription, SourceLogger } from './types.js'
 import { runsOf } from './runs.js'
 import { rfc3339 } from '../contract/index.js'
 

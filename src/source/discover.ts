@@ -1,7 +1,7 @@
 // Reading the catalog (listings, the grid) on behalf of a request: its failures become the
 // contract's problems, outside_source_coverage when nothing is there, source_busy otherwise.
 import { SourceError, UpstreamFailure } from './errors.js'
-import type { SourceLogger } from './resolution.js'
+import type { SourceLogger } from './types.js'
 
 /** `fn`'s answer; an upstream failure as source_busy (503), or outside_source_coverage when nothing is listed. */
 export async function discover<T> (logger: SourceLogger, fn: () => Promise<T>): Promise<T> {

@@ -5,11 +5,11 @@ import type { AccountStore } from '../accounts/index.js'
 import { gridPointIndex, normalizeLongitude, type LatLonGrid } from '../grib/index.js'
 import type { Adapter } from './adapters/index.js'
 import { type Catalog, type RunsAtTime, chooseTime } from './catalog.js'
-import type { DiskCache } from './disk-cache.js'
+import type { DiskCache } from './fetch/index.js'
 import { discover } from './discover.js'
 import { SourceError, whoseAllowance } from './errors.js'
 import { HOUR_MS, type RunStep } from './gfs.js'
-import type { Resolution, ResolveRequest, SourceLogger } from './resolution.js'
+import type { Resolution, ResolveRequest, SourceLogger } from './types.js'
 import { rfc3339 } from '../contract/index.js'
 
 /** Instants whose time choice is kept (a bound on memory, not a cache size that matters). */

@@ -3,21 +3,19 @@
 import type { Registry } from 'prom-client'
 import type { AccountStore } from '../accounts/index.js'
 import type { LatLonGrid } from '../grib/index.js'
-import type { Adapter, FetchUnit, HeldRunStep } from './adapters/index.js'
+import type { Adapter, FetchUnit, HeldRunStep, Throttle } from './adapters/index.js'
 import { Catalog } from './catalog.js'
-import { DiskCache } from './disk-cache.js'
 import { SourceError, UpstreamFailure } from './errors.js'
-import { Fetcher, type FetchedUnit, type FetcherOptions } from './fetcher.js'
-import { sourceMetrics } from './source-metrics.js'
+import {
+  DiskCache, Fetcher, sourceMetrics, type FetchedUnit, type FetcherOptions, type UnitLocks
+} from './fetch/index.js'
 import { HOUR_MS, type RunStep } from './gfs.js'
-import type { Throttle } from './throttle.js'
 import { columnLevels } from './unit.js'
 import { ListingCheck, type CheckState } from './listing-check.js'
-import type { UnitLocks } from './unit-locks.js'
 import { discover } from './discover.js'
 import { describeSource } from './describe.js'
 import { Resolver } from './resolve.js'
-import type { Resolution, ResolveRequest, SourceDescription, SourceLogger } from './resolution.js'
+import type { Resolution, ResolveRequest, SourceDescription, SourceLogger } from './types.js'
 import { rfc3339 } from '../contract/index.js'
 
 export type { CheckState }

@@ -6,7 +6,6 @@ import {
   HUMIDITY_VARIABLES, LEVEL_ISOBARIC, LEVEL_SURFACE, PROFILE_VARIABLES, SURFACE_LAYER_RECORDS, surfaceLayerIndex,
   type RunStep
 } from './gfs.js'
-import type { ByteRange } from './http.js'
 import { rfc3339 } from '../contract/index.js'
 
 const ISOBARIC = LEVEL_ISOBARIC
@@ -45,6 +44,13 @@ export function selectIdx (entries: readonly IdxEntry[]): IdxEntry[] {
     (MB_LEVEL.test(e.level) && ((PROFILE_VARIABLES as readonly string[]).includes(e.name) || e.name === humidity)) ||
     (e.name === 'HGT' && e.level === 'surface') ||
     (SURFACE_LAYER_IDX.has(`${e.name}:${e.level}`) && !(hasSpfh2m && e.name === 'RH')))
+}
+
+/** A byte range of a file, as an HTTP Range asks for it (upstream GETs take one: adapters/http-get.ts). */
+export interface ByteRange {
+  start: number
+  /** Inclusive end; null: to the end of the object. */
+  end: number | null
 }
 
 /** Byte ranges (inclusive ends) of the records, in file order, adjacent ones merged. */

@@ -2,7 +2,7 @@
 // script keeps to one slot, so the whole store contract holds there too.
 import t from 'tap'
 import { createStore } from '../../src/accounts/index.js'
-import { Throttle } from '../../src/source/throttle.js'
+import { Throttle } from '../../src/source/adapters/throttle.js'
 import { spawnCluster } from '../helpers/redis-cluster.js'
 import { storeContract } from './store-contract.js'
 

@@ -2,7 +2,8 @@
 import t from 'tap'
 import { Readable } from 'node:stream'
 import type { IncomingMessage } from 'node:http'
-import { membersAtMost, parseJsonBytes, readJsonBytes } from '../../src/http/body.js'
+import { membersAtMost, parseJsonBytes } from '../../src/http/body/parse.js'
+import { readJsonBytes } from '../../src/http/body/read.js'
 
 function request (): Readable & IncomingMessage {
   const stream = new Readable({ read () {} })

@@ -2,7 +2,7 @@
 // route answers a bounded 400 problem and the process keeps serving.
 import t from 'tap'
 import { ADMIN_TOKEN, startTestService, expectProblem } from '../helpers/service.js'
-import { MAX_JSON_DEPTH } from '../../src/http/body.js'
+import { MAX_JSON_DEPTH } from '../../src/http/body/parse.js'
 import { MAX_PROBLEM_ERRORS } from '../../src/contract/limits.js'
 import { ROUTES } from '../../src/contract/routes.js'
 

@@ -3,7 +3,7 @@
 import t from 'tap'
 import { mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { DiskCache, RAW_DIR, sha256Hex } from '../../src/source/disk-cache.js'
+import { DiskCache, RAW_DIR, sha256Hex } from '../../src/source/fetch/disk-cache.js'
 import { tempDir } from './helpers.js'
 
 const unit = (n: number, size = 1000): Uint8Array => Uint8Array.from({ length: size }, (_, k) => (k * 7 + n) % 251)

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { spawnRedis } from '../helpers/redis.js'
 import { startSampleUpstream } from '../helpers/upstream.js'
 import { at, harness } from './helpers.js'
-import { Throttle } from '../../src/source/throttle.js'
+import { Throttle } from '../../src/source/adapters/throttle.js'
 
 const P = { latitude: 52.2, longitude: 21.0, quality: 'best_available' as const }
 

@@ -5,7 +5,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { buildSampleTree } from '../helpers/upstream.js'
 import { at, harness, rejection, tempDir } from './helpers.js'
-import { RAW_DIR } from '../../src/source/disk-cache.js'
+import { RAW_DIR } from '../../src/source/fetch/disk-cache.js'
 
 const P = { latitude: 52.2, longitude: 21.0, quality: 'best_available' as const }
 
@@ -72,7 +72,7 @@ t.test('a corrupt raw cache entry is dropped and fetched again', async (t) => {
 })
 
 t.test('the raw cache index: read from disk at start (without blocking), kept up to date by writes', async (t) => {
-  const { DiskCache } = await import('../../src/source/disk-cache.js')
+  const { DiskCache } = await import('../../src/source/fetch/disk-cache.js')
   const { mkdtemp, rm } = await import('node:fs/promises')
   const { tmpdir } = await import('node:os')
   const dir = await mkdtemp(join(tmpdir(), 'aloft-disk-cache-'))

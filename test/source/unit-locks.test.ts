@@ -3,7 +3,7 @@
 import t from 'tap'
 import { Redis } from 'ioredis'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { RedisUnitLocks } from '../../src/source/unit-locks.js'
+import { RedisUnitLocks } from '../../src/source/fetch/unit-locks.js'
 import { redisUrl, testPrefix } from '../helpers/redis.js'
 import { startSampleUpstream } from '../helpers/upstream.js'
 import { at, harness } from './helpers.js'

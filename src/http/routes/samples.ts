@@ -8,8 +8,7 @@ import {
   type PointsOrErrors, TooManyUnitsError, type SamplesEngine
 } from '../../samples/index.js'
 import { HttpProblem, noDataPath } from '../problem.js'
-import { parseJsonBytes, readJsonBytes, readLimited } from '../body.js'
-import { BodyBuffers } from '../body-buffers.js'
+import { BodyBuffers, parseJsonBytes, readJsonBytes, readLimited } from '../body/index.js'
 import { dataProblem } from '../data-problem.js'
 import { takeTokens } from '../rate.js'
 import type { AloftRequest, AppDeps, Handler, Handlers } from '../context.js'
@@ -46,7 +45,7 @@ function samplesProblem (err: unknown): unknown {
   return dataProblem(err)
 }
 
-/** Large bodies are read into reused memory (body-buffers.ts). */
+/** Large bodies are read into reused memory (body/buffers.ts). */
 const bodies = new BodyBuffers()
 
 /**

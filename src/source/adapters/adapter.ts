@@ -5,7 +5,7 @@ import { scanMessages, type GribField, type GridPoint, type IdxEntry, type LatLo
 import type { Discovery } from '../catalog.js'
 import { UpstreamFailure } from '../errors.js'
 import { FILE_NAME, fileUnitKey, runFromText, type RunStep, type Tile } from '../gfs.js'
-import type { Errand } from '../http.js'
+import type { Errand } from './http-get.js'
 import { cutMessages, isNotPresentPage, selectIdx } from '../unit.js'
 
 export type Origin = 'mirror' | 'bucket' | 'filter'

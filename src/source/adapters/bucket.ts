@@ -3,7 +3,7 @@
 import { parseIdx, type IdxEntry, type LatLonGrid } from '../../grib/index.js'
 import { UpstreamFailure } from '../errors.js'
 import { GLOBAL_0P25, bucketKey, parseBucketKey, type RunStep } from '../gfs.js'
-import { httpGet, httpText, joinUrl, type Errand, type HttpOptions } from '../http.js'
+import { httpGet, httpText, joinUrl, type Errand, type HttpOptions } from './http-get.js'
 import { MAX_RANGE_GAP, bridge, coalesce, extract, isNotPresentPage, selectIdx } from '../unit.js'
 import {
   fileUnit, firstGrid, levelsFromIdx, messageLength, probeNewest, wholeFile, type Adapter, type FetchUnit

@@ -4,7 +4,7 @@ import { open, readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseIdx, type LatLonGrid } from '../../grib/index.js'
 import { UpstreamFailure } from '../errors.js'
-import type { Errand } from '../http.js'
+import type { Errand } from './http-get.js'
 import { bucketKey, type RunStep } from '../gfs.js'
 import { MAX_RANGE_GAP, bridge, coalesce, columnLevels, extract, selectIdx } from '../unit.js'
 import {

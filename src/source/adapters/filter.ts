@@ -3,7 +3,7 @@
 import type { GridPoint, LatLonGrid } from '../../grib/index.js'
 import { UpstreamFailure } from '../errors.js'
 import { GLOBAL_0P25, filterQuery, tileOf, tileUnitKey, type RunStep, type Tile } from '../gfs.js'
-import { httpGet, httpText, joinUrl, type Errand, type HttpOptions } from '../http.js'
+import { httpGet, httpText, joinUrl, type Errand, type HttpOptions } from './http-get.js'
 import { entriesOf, type Adapter, type FetchUnit } from './adapter.js'
 
 /** The hrefs of an Apache-style directory index page. */

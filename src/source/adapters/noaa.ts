@@ -2,7 +2,7 @@
 // older ones; a unit one of them holds names the other's as its alternate.
 import type { GridPoint, LatLonGrid } from '../../grib/index.js'
 import { GLOBAL_0P25, type RunStep } from '../gfs.js'
-import type { Errand, HttpOptions } from '../http.js'
+import type { Errand, HttpOptions } from './http-get.js'
 import type { Adapter, FetchUnit, HeldRunStep, Origin } from './adapter.js'
 import { BucketAdapter } from './bucket.js'
 import { FilterAdapter } from './filter.js'

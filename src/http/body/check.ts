@@ -1,7 +1,7 @@
-// A JSON body (as body.ts parsed it) checked against its route's schema: the value the handler
+// A JSON body (as parse.ts parsed it) checked against its route's schema: the value the handler
 // receives, or the 400 listing what failed.
-import { type RouteSpec, validate } from '../contract/index.js'
-import { HttpProblem } from './problem.js'
+import { type RouteSpec, validate } from '../../contract/index.js'
+import { HttpProblem } from '../problem.js'
 
 /** The validated JSON body of a route that takes one. */
 export function checkBody (raw: unknown, spec: NonNullable<RouteSpec['body']>): unknown {

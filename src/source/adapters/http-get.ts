@@ -1,18 +1,13 @@
 // One upstream GET through the throttle, with a timeout, classified for the outcome table.
-import { UpstreamFailure } from './errors.js'
+import { UpstreamFailure } from '../errors.js'
 import type { Throttle } from './throttle.js'
+import type { ByteRange } from '../unit.js'
 
 export interface HttpOptions {
   throttle: Throttle
   timeoutMs: number
   /** Appended to every request (NOAA asks automated clients to identify themselves). */
   userAgent?: string
-}
-
-export interface ByteRange {
-  start: number
-  /** Inclusive end; null: to the end of the object. */
-  end: number | null
 }
 
 /** Seconds from a Retry-After header (delta-seconds or HTTP date); undefined if absent or bad. */

@@ -1,8 +1,8 @@
 // The bounded queue of units waiting to download: `concurrency` at once, `maxQueue` waiting, each
 // waiter until its deadline; a slot passes straight from a finished unit to the next.
-import { SourceError } from './errors.js'
+import { SourceError } from '../errors.js'
 import { beforeDeadline, pastDeadline } from './deadline.js'
-import type { SourceMetrics } from './source-metrics.js'
+import type { SourceMetrics } from './metrics.js'
 
 interface Waiter { resolve: () => void, reject: (err: Error) => void }
 

@@ -3,7 +3,7 @@
 // Redis URL the limiter is clustered, so all instances sharing that Redis share the rate.
 import Bottleneck from 'bottleneck'
 import { Redis } from 'ioredis'
-import { parseRedisUrl } from '../redis.js'
+import { parseRedisUrl } from '../../redis.js'
 
 /**
  * A job's slot outlives its own timeout by this much before the limiter reclaims it: what frees the

@@ -13,19 +13,17 @@
 // |                                                        | request had left                          |
 // | allowance spent before an attempt                      | 429 daily_allowance_exhausted             |
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { AccountStore } from '../accounts/index.js'
-import type { GribField } from '../grib/index.js'
-import type { Adapter, FetchUnit, Origin } from './adapters/index.js'
+import type { AccountStore } from '../../accounts/index.js'
+import type { GribField } from '../../grib/index.js'
+import type { Adapter, Errand, FetchUnit, Origin } from '../adapters/index.js'
 import { DiskCache, sha256Hex } from './disk-cache.js'
-import { SourceError, UpstreamFailure, type FailureKind, whoseAllowance } from './errors.js'
-
-import type { Errand } from './http.js'
+import { SourceError, UpstreamFailure, type FailureKind, whoseAllowance } from '../errors.js'
 import { LOCAL_LOCKS, type UnitLocks } from './unit-locks.js'
-import { verifyUnit } from './unit.js'
+import { verifyUnit } from '../unit.js'
 import { beforeDeadline, pastDeadline } from './deadline.js'
-import { FetchSlots } from './fetch-slots.js'
-import type { SourceMetrics } from './source-metrics.js'
-import { rfc3339 } from '../contract/index.js'
+import { FetchSlots } from './slots.js'
+import type { SourceMetrics } from './metrics.js'
+import { rfc3339 } from '../../contract/index.js'
 
 /** One unit's bytes as they arrived, checked, with what provenance needs. */
 export interface FetchedUnit {

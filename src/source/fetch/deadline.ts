@@ -1,6 +1,6 @@
 // One deadline for everything a request waits for upstream data (the fetch queue, another
 // request's fetch, the limiter, retries): past it, source_busy.
-import { SourceError } from './errors.js'
+import { SourceError } from '../errors.js'
 
 /** Why a waiter gave up: the deadline passed. */
 export function pastDeadline (deadlineMs: number): SourceError {
