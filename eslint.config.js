@@ -43,7 +43,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: ROOMS.map(door) }] }
   },
   {
-    // Rooms inside rooms: the rest of src/http enters the Tawhiri door's room through its index.ts too.
+    // Rooms inside rooms: the rest of src/http enters the Tawhiri room (tawhiri/) through its index.ts too.
     files: ['src/http/**'],
     ignores: ['src/http/tawhiri/**'],
     rules: {
