@@ -10,7 +10,7 @@ export interface Metrics {
   httpCutOff: Counter<'reason'>
   /** Public mode of the Tawhiri paths (docs/DESIGN.md §9): its limits, as configured. */
   publicLimits: Gauge<'limit'>
-  /** Public callers' requests, by what became of them at the door. */
+  /** Public callers' requests, by what became of them at admission (the Tawhiri room's admission.ts). */
   publicRequests: Counter<'outcome'>
   /** Today's upstream attempts of the public callers' shared allowance, read from the store at each scrape. */
   publicAllowanceUsed: Gauge

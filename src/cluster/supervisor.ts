@@ -30,14 +30,14 @@ export interface SupervisorOptions {
 export class Supervisor {
   readonly metrics = new HostMetrics()
   readonly #slots: Slot[]
-  readonly #o: SupervisorOptions
+  readonly #options: SupervisorOptions
   #started = false
   #stopping = false
   #exitCode = 0
   #finish: (code: number) => void = () => {}
 
   constructor (options: SupervisorOptions) {
-    this.#o = options
+    this.#options = options
     this.#slots = Array.from({ length: options.processes },
       () => ({ worker: undefined, startedAt: 0, ready: false, quickDeaths: 0, restart: undefined }))
   }
@@ -63,16 +63,16 @@ export class Supervisor {
   stop (signal: string): void {
     if (this.#stopping) return
     this.#stopping = true
-    this.#o.logger.info({ signal, processes: this.#live().length }, 'shutting down the host')
+    this.#options.logger.info({ signal, processes: this.#live().length }, 'shutting down the host')
     for (const slot of this.#slots) clearTimeout(slot.restart)
     for (const w of this.#live()) w.process.kill('SIGTERM')
     setTimeout(() => {
       for (const w of this.#live()) {
-        this.#o.logger.error({ pid: w.process.pid }, 'a process did not stop within its grace period: killed')
+        this.#options.logger.error({ pid: w.process.pid }, 'a process did not stop within its grace period: killed')
         this.#failed(1)
         w.process.kill('SIGKILL')
       }
-    }, this.#o.shutdownGraceMs + KILL_AFTER_GRACE_MS).unref()
+    }, this.#options.shutdownGraceMs + KILL_AFTER_GRACE_MS).unref()
     this.#endIfDone()
   }
 
@@ -95,7 +95,7 @@ export class Supervisor {
     })
     worker.on('exit', (code, signal) => this.#exited(slot, worker, code, signal))
     // a message to a process that is dying fails; its exit is what counts
-    worker.on('error', (err) => this.#o.logger.debug({ err, pid: worker.process.pid }, 'process channel error'))
+    worker.on('error', (err) => this.#options.logger.debug({ err, pid: worker.process.pid }, 'process channel error'))
   }
 
   #heard (slot: Slot, worker: Worker, message: ToPrimary): void {
@@ -104,14 +104,14 @@ export class Supervisor {
       this.#publish()
       if (!this.#started && this.#slots.every((s) => s.ready)) {
         this.#started = true
-        this.#o.logger.info({ url: message.url, processes: this.#slots.length }, 'aloft listening')
+        this.#options.logger.info({ url: message.url, processes: this.#slots.length }, 'aloft listening')
       }
     } else if (message.aloft === 'host-metrics') {
       this.metrics.gather(this.#live()).then((text) => {
         if (worker.isConnected()) worker.send({ aloft: 'metrics-text', id: message.id, text } satisfies ToProcess)
       }).catch((err: unknown) => {
         // the asking process answers with its own metrics once its wait is over
-        this.#o.logger.error({ err }, 'the host\'s metrics could not be gathered')
+        this.#options.logger.error({ err }, 'the host\'s metrics could not be gathered')
       })
     } else if (message.aloft === 'own-metrics') {
       this.metrics.received(message.id, worker.id, message.metrics)
@@ -133,14 +133,14 @@ export class Supervisor {
     if (!this.#started && !wasReady) {
       // a start that fails in one process fails in all: stop the others and exit with its code
       this.#failed(code === null || code === 0 ? 1 : code)
-      this.#o.logger.error({ pid: worker.process.pid, how }, 'a process could not start; stopping the host')
+      this.#options.logger.error({ pid: worker.process.pid, how }, 'a process could not start; stopping the host')
       this.stop('start-up failure')
       return
     }
     slot.quickDeaths = Date.now() - slot.startedAt < STABLE_MS ? slot.quickDeaths + 1 : 1
     const delayMs = restartDelayMs(slot.quickDeaths)
     this.metrics.restarts.labels(signal ?? String(code)).inc()
-    this.#o.logger.error({ pid: worker.process.pid, how, restart_in_ms: delayMs }, 'a process died; replacing it')
+    this.#options.logger.error({ pid: worker.process.pid, how, restart_in_ms: delayMs }, 'a process died; replacing it')
     slot.restart = setTimeout(() => this.#fork(slot), delayMs)
   }
 

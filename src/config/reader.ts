@@ -1,6 +1,7 @@
 // Reading the environment's variables: a value or its default, numbers within bounds, choices and
 // secrets. A bad value is a problem naming the variable and what it accepts (a secret's value is
 // never shown); every problem is reported at once, as one ConfigError.
+import { isDecimal } from '../contract/index.js'
 import { CLIENT_VARIABLES, VARIABLES } from './variables.js'
 
 export class ConfigError extends Error {
@@ -9,9 +10,6 @@ export class ConfigError extends Error {
     super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
   }
 }
-
-/** A number as a variable may write it: digits, a fraction, an exponent (no hex, no Infinity). */
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
 
 export class VariableReader {
   readonly problems: string[] = []
@@ -49,7 +47,7 @@ export class VariableReader {
   /** A number passing `check`; NaN, and a problem, otherwise. */
   number (name: string, check: (n: number) => boolean, accepts: string): number {
     const text = this.raw(name).trim()
-    const n = NUMBER.test(text) ? Number(text) : NaN
+    const n = isDecimal(text) ? Number(text) : NaN
     if (!Number.isFinite(n) || !check(n)) {
       this.invalid(name, this.raw(name), accepts)
       return NaN

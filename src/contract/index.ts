@@ -26,6 +26,7 @@ export {
   type SamplesResponse, type SampleUnit
 } from './samples.js'
 export { daysInMonth } from './calendar.js'
+export { isDecimal } from './decimal.js'
 export { rfc3339, rfc3339Kept } from './rfc3339.js'
 export {
   DatasetCheck, KEY_PATH_PREFIX, ReverseResponse, Ruaumoko, TAWHIRI_MIN_RATE, TawhiriError, type TawhiriFormat,

@@ -1,4 +1,4 @@
-// The one door to decoded data: a resolved unit (source) → decoded-unit cache → on a miss, fetch
+// The one way to decoded data: a resolved unit (source) → decoded-unit cache → on a miss, fetch
 // (source: allowance, single flight, throttle) → decode in a worker into a shared tile. Profiles,
 // samples and trajectories all read tiles through here.
 import { Counter, Gauge, type Registry } from 'prom-client'

@@ -31,10 +31,10 @@ export interface PreparedFlight {
 }
 
 export class TrajectoryService {
-  readonly #o: TrajectoryServiceOptions
+  readonly #options: TrajectoryServiceOptions
 
   constructor (options: TrajectoryServiceOptions) {
-    this.#o = options
+    this.#options = options
   }
 
   /**
@@ -42,7 +42,7 @@ export class TrajectoryService {
    * elevation helper (/api/ruaumoko/) answered from the same ground the flights land on.
    */
   async terrain (latitude: number, longitude: number, timeMs: number, accountId: string): Promise<number> {
-    const air = engineAir({ engine: this.#o.engine, accountId, units: new UnitsRead(), surfaceLayer: false })
+    const air = engineAir({ engine: this.#options.engine, accountId, units: new UnitsRead(), surfaceLayer: false })
     const at = { launch_latitude: latitude, launch_longitude: longitude, launch_datetime: rfc3339(timeMs),
       ascent_rate: 1 }
     return await launchGround(air, at, timeMs, undefined)
@@ -54,12 +54,12 @@ export class TrajectoryService {
    */
   async reverse (seen: Omit<SeenAloft, 'altitude'> & { altitude?: number, run?: number }, accountId: string,
     signal?: AbortSignal): Promise<{ outcome: FlightOutcome, answer: ReverseResponse }> {
-    const now = this.#o.now ?? Date.now
+    const now = this.#options.now ?? Date.now
     const started = now()
     const { run } = seen
-    if (run !== undefined) await checkDataset(this.#o.source, run, seen.timeMs)
+    if (run !== undefined) await checkDataset(this.#options.source, run, seen.timeMs)
     const units = new UnitsRead()
-    const air = engineAir({ engine: this.#o.engine, accountId, units, surfaceLayer: false,
+    const air = engineAir({ engine: this.#options.engine, accountId, units, surfaceLayer: false,
       ...(run !== undefined ? { run } : {}) })
     const at = { launch_latitude: seen.latitude, launch_longitude: seen.longitude,
       launch_datetime: rfc3339(seen.timeMs), ascent_rate: seen.ascentRate }
@@ -71,7 +71,7 @@ export class TrajectoryService {
         `(${Math.round(ground * 10) / 10} m MSL; GET /api/ruaumoko/ answers it): a balloon seen aloft is above it`,
       'value_error', aloft.altitude)])
     }
-    const flight = await flyBack(aloft, air, this.#o, signal)
+    const flight = await flyBack(aloft, air, this.#options, signal)
     const warnings: ReverseResponse['warnings'] = {}
     if (flight.clamped > 0) {
       const description = TRAJECTORY_WARNINGS.altitude_outside_column
@@ -90,14 +90,14 @@ export class TrajectoryService {
    * cost; a flight beyond the service's limits is a FlightInputError naming them.
    */
   async prepare (req: TrajectoryRequest, accountId: string): Promise<PreparedFlight> {
-    const now = this.#o.now ?? Date.now
+    const now = this.#options.now ?? Date.now
     const started = now()
     const checked = checkFlight(req)
     const { profile, launchMs, stopMs, run, top, spread } = checked
-    if (run !== undefined) await checkDataset(this.#o.source, run, launchMs)
+    if (run !== undefined) await checkDataset(this.#options.source, run, launchMs)
     const units = new UnitsRead()
     const surfaceLayer = req.surface_layer === true
-    const air = engineAir({ engine: this.#o.engine, accountId, units, surfaceLayer,
+    const air = engineAir({ engine: this.#options.engine, accountId, units, surfaceLayer,
       ...(run !== undefined ? { run } : {}) })
     const ground = await launchGround(air, req, launchMs, run)
     const datasetUsed = units.list()[0].model_run_at
@@ -118,7 +118,7 @@ export class TrajectoryService {
     const cost = flightsCost(specs.map((spec) => ({
       steps: flightSteps(spec.t, spec.altitude, spec.stages), recorded: spec.record, stages: spec.stages.length
     })))
-    const over = overLimit(cost, specs.length, this.#o)
+    const over = overLimit(cost, specs.length, this.#options)
     if (over !== null) throw new FlightInputError([issue('', over.msg, over.type)])
     const facts = { profile, launchMs, stopMs, launchAltitude, topAltitude, datasetUsed, spread, params, everyTrack,
       modelDensity, surfaceLayer, started }

@@ -2,7 +2,9 @@
 // taken one rate token (and, for POST, validated the body); here: GET's query read as the same
 // fields, one more token per 100 ensemble members, then the predictor.
 import type { ServerResponse } from 'node:http'
-import { TRAJECTORY_LIMITS, TrajectoryRequest, type TrajectoryResponse, validate } from '../../contract/index.js'
+import {
+  isDecimal, TRAJECTORY_LIMITS, TrajectoryRequest, type TrajectoryResponse, validate
+} from '../../contract/index.js'
 import { FlightInputError, type TrajectoryService } from '../../trajectory/index.js'
 import { HttpProblem, noDataPath } from '../problem.js'
 import { dataProblem } from '../data-problem.js'
@@ -10,7 +12,6 @@ import { takeTokens } from '../rate.js'
 import { goneSignal } from '../client-gone.js'
 import type { AloftRequest, AppDeps, Handler, Handlers } from '../context.js'
 
-const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/
 const NUMERIC = new Set(['launch_latitude', 'launch_longitude', 'launch_altitude', 'ascent_rate', 'burst_altitude',
   'descent_rate', 'float_altitude', 'version', 'members', 'ascent_rate_sd', 'burst_altitude_sd', 'descent_rate_sd',
   'seed'])
@@ -20,7 +21,7 @@ const FLAGS = new Set(['member_trajectories', 'surface_layer'])
 /** A query value as JSON would carry it: numbers for the numeric fields, booleans for flags. */
 function typed (name: string, raw: unknown): unknown {
   if (typeof raw !== 'string') return raw
-  if (NUMERIC.has(name)) return NUMBER.test(raw) ? Number(raw) : raw
+  if (NUMERIC.has(name)) return isDecimal(raw) ? Number(raw) : raw
   if (FLAGS.has(name)) return raw === 'true' ? true : raw === 'false' ? false : raw
   return raw
 }

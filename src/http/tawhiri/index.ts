@@ -1,5 +1,5 @@
-// The Tawhiri door (docs/DESIGN.md §9, §10): what the compat paths (/api/v1/, /tawhiri,
-// /api/datasetcheck, /api/ruaumoko/) and the public service behind them need, in one room —
+// The Tawhiri room (docs/DESIGN.md §9, §10), entered through this index.ts: what the compat paths
+// (/api/v1/, /tawhiri, /api/datasetcheck, /api/ruaumoko/) and the public service behind them need —
 // the key in the path (path-key.ts), who a caller is (client.ts: its address through trusted
 // proxies), its turn (admission.ts, with turns.ts for the rate), the query read by Tawhiri's rules
 // (request.ts), the handlers (handlers.ts), Tawhiri's error shape (error.ts) and public mode's

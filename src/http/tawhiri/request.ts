@@ -4,7 +4,7 @@
 // dataset. The result is aloft's own TrajectoryRequest, checked by its schema like any other (a
 // reverse_profile's fields too, then read as the balloon seen aloft).
 import {
-  TAWHIRI_FORMATS, TAWHIRI_MIN_RATE, type TawhiriFormat, TrajectoryRequest, validate
+  isDecimal, TAWHIRI_FORMATS, TAWHIRI_MIN_RATE, type TawhiriFormat, TrajectoryRequest, validate
 } from '../../contract/index.js'
 import { HttpProblem } from '../problem.js'
 
@@ -23,7 +23,6 @@ export interface ReverseAsk {
   run?: number
 }
 
-const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/
 const LATEST = 'latest'
 
 /** The first value of a query parameter (Flask's `request.args[name]`), or undefined. */
@@ -58,7 +57,7 @@ export class TawhiriQueryReader {
     const raw = optional === true ? this.text(name, need, true) : this.text(name, need)
     if (raw === undefined) return undefined
     const trimmed = raw.trim()
-    if (!NUMBER.test(trimmed)) throw refuse(`Unable to parse parameter '${name}': ${raw}. Give ${name} as ${need}.`)
+    if (!isDecimal(trimmed)) throw refuse(`Unable to parse parameter '${name}': ${raw}. Give ${name} as ${need}.`)
     const x = Number(trimmed)
     if (!valid(x)) throw refuse(`Invalid value for parameter '${name}': ${raw}. Give ${name} as ${need}.`)
     return x
