@@ -38,12 +38,12 @@ export interface SamplesEngineOptions {
 export type OnSlice = (result: SamplesResult, start: number, end: number) => void | Promise<void>
 
 export class SamplesEngine {
-  readonly #o: SamplesEngineOptions
+  readonly #options: SamplesEngineOptions
   readonly #metrics: SamplesMetrics
   readonly #memory: ArenaBudget | undefined
 
   constructor (options: SamplesEngineOptions) {
-    this.#o = options
+    this.#options = options
     this.#memory = options.memoryBytes === undefined ? undefined : new ArenaBudget(options.memoryBytes)
     this.#metrics = new SamplesMetrics(options.registry)
   }
@@ -54,12 +54,12 @@ export class SamplesEngine {
    * allowance is the source's daily_allowance_exhausted.
    */
   async plan (
-    points: SamplePoints, options: SampleOptions, accountId: string, source: PlanSource = this.#o.source
+    points: SamplePoints, options: SampleOptions, accountId: string, source: PlanSource = this.#options.source
   ): Promise<Plan> {
     const arrays = this.#inWorkers(points.n) ? arenaFor(points.n, this.#memory) : LOCAL_ARRAYS
     try {
       const plan = await planSamples(points, options, source, this.#sliceSize(points.n), arrays)
-      await checkCost(plan.unitKeys, this.#o, accountId)
+      await checkCost(plan.unitKeys, this.#options, accountId)
       return plan
     } catch (err) {
       if (arrays instanceof ArenaArrays) arrays.release()
@@ -74,11 +74,11 @@ export class SamplesEngine {
 
   /** Requests of workerThreshold points or more run on the pool, in at least one slice per thread. */
   #inWorkers (n: number): boolean {
-    return n >= this.#o.workerThreshold
+    return n >= this.#options.workerThreshold
   }
 
   #sliceSize (n: number): number {
-    return this.#inWorkers(n) ? Math.min(SLICE_POINTS, Math.ceil(n / this.#o.field.pool.threads())) : SLICE_POINTS
+    return this.#inWorkers(n) ? Math.min(SLICE_POINTS, Math.ceil(n / this.#options.field.pool.threads())) : SLICE_POINTS
   }
 
   /**
@@ -86,9 +86,9 @@ export class SamplesEngine {
    * a piece the source no longer holds, or cannot use, makes its points' status.
    */
   async load (
-    plan: Plan, accountId: string, deadline = this.#o.source.deadline(), held?: Map<string, DecodedUnit>
+    plan: Plan, accountId: string, deadline = this.#options.source.deadline(), held?: Map<string, DecodedUnit>
   ): Promise<LoadedPlan> {
-    return await loadPlan(this.#o.field, plan, accountId, deadline, held)
+    return await loadPlan(this.#options.field, plan, accountId, deadline, held)
   }
 
   /**
@@ -121,7 +121,7 @@ export class SamplesEngine {
     const started = perRequest ? process.hrtime.bigint() : 0n
     const slices: Array<[number, number]> = []
     for (let s = 0; s < n; s += plan.sliceSize) slices.push([s, Math.min(n, s + plan.sliceSize)])
-    if (inWorkers) await computeOnPool(this.#o.field.pool, task, slices, result, onSlice)
+    if (inWorkers) await computeOnPool(this.#options.field.pool, task, slices, result, onSlice)
     else await computeHere(task, slices, result, onSlice)
     this.#metrics.counted(n)
     if (perRequest) this.#metrics.request(plan.status, n, inWorkers, started)
@@ -142,8 +142,8 @@ export class SamplesEngine {
    * the answer is written).
    */
   async json (result: SamplesResult, loaded?: LoadedPlan): Promise<JsonPart[]> {
-    const pool = this.#o.field.pool
-    if (result.n < this.#o.workerThreshold) return await samplesJson(result)
+    const pool = this.#options.field.pool
+    if (result.n < this.#options.workerThreshold) return await samplesJson(result)
     const arena = loaded?.plan.arrays
     if (!(arena instanceof ArenaArrays)) {
       return await samplesJson(result, async (values) => await pool.run<Uint8Array>('samplesJsonColumn', { values }))
@@ -170,13 +170,13 @@ export class SamplesEngine {
    */
   session (options: SampleOptions, accountId: string): SampleSession {
     return createSession({
-      source: this.#o.source,
+      source: this.#options.source,
       plan: async (points, planSource) => await this.plan(points, options, accountId, planSource),
       load: async (plan, deadline, held) => await this.load(plan, accountId, deadline, held),
       compute: async (loaded) => await this.#compute(loaded, options, undefined, false),
       counted: (n) => this.#metrics.counted(n),
-      maxUnits: this.#o.maxUnits,
-      workerThreshold: this.#o.workerThreshold
+      maxUnits: this.#options.maxUnits,
+      workerThreshold: this.#options.workerThreshold
     }, options)
   }
 }

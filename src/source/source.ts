@@ -1,4 +1,4 @@
-// The Source: catalog + adapter + fetcher behind one door — resolving a request (resolve.ts),
+// The Source: catalog + adapter + fetcher behind one class — resolving a request (resolve.ts),
 // describing what is held (describe.ts), fetching units once, and the readiness checks.
 import type { Registry } from 'prom-client'
 import type { AccountStore } from '../accounts/index.js'
