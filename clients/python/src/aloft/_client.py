@@ -118,7 +118,7 @@ class Client:
                 interpolation: Optional[str] = None, out_of_column: Optional[str] = None,
                 fields: Optional[Sequence[str]] = None, surface_layer: Optional[bool] = None) -> JSON:
         """Many points at once: the JSON answer, its ``columns`` one value per point."""
-        return self._json("POST", "/v1/atmosphere/samples", body=_body(**_samples_fields(locals())))
+        return self._json("POST", "/v1/atmosphere/samples", body=_body(**_arguments(locals())))
 
     def samples_frame(self, *, latitude: Numbers, longitude: Numbers, altitude_m: Numbers,
                       time: Union[Time, Sequence[Time]], altitude_reference: str,
@@ -129,7 +129,7 @@ class Client:
         altitude_m and time (UTC timestamps), then status and one column per field. Over Arrow when pyarrow
         is importable, JSON otherwise: the same frame either way. ``frame.attrs`` holds the units and the
         provenance."""
-        body = _body(**_samples_fields(locals()))
+        body = _body(**_arguments(locals()))
         if pyarrow_or_none() is not None:
             return frame_of_arrow(body, self._transport.send("POST", "/v1/atmosphere/samples", body=body,
                                                              accept=ARROW_STREAM)[2])
@@ -145,9 +145,7 @@ class Client:
                    format: Optional[str] = None) -> JSON:
         """A balloon flight (ascent, burst, descent; or ascent and float), Tawhiri-compatible; ``ensemble``
         as ``{"members": 50, "ascent_rate_sd": 0.3, ...}``."""
-        fields = dict(locals())
-        del fields["self"]
-        return self._json("POST", "/v1/atmosphere/trajectory", body=_body(**fields))
+        return self._json("POST", "/v1/atmosphere/trajectory", body=_body(**_arguments(locals())))
 
     def capabilities(self) -> JSON:
         """Source, coverage, fields, limits and options (no key needed)."""
@@ -189,7 +187,8 @@ class Client:
         return self._json("GET", "/openapi.json", auth="none")
 
 
-def _samples_fields(args: Dict[str, Any]) -> Dict[str, Any]:
+def _arguments(args: Dict[str, Any]) -> Dict[str, Any]:
+    """A method's arguments (its locals() on entry), without self: the body's fields by their own names."""
     return {name: value for name, value in args.items() if name != "self"}
 
 
