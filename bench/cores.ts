@@ -3,7 +3,13 @@
 // cached profiles (one hot body, and bodies that never repeat) by wrk -t1 -c64, bulk samples
 // (100 000 points, Arrow in and out) and single flights by concurrent clients. Beside each rate:
 // the CPU a request took in the whole host (primary and every process, all threads) and in Redis.
-//   npm run build && node dist/bench/cores.js [--seconds 5] [--pairs 3] [--only hot,fresh,samples,flights]
+// Then how the two processes share the port (docs/DESIGN.md §11): each process accepting from the
+// shared socket itself (SCHED_NONE, aloft's choice) against node's round-robin hand-out by the primary
+// (NODE_CLUSTER_SCHED_POLICY=rr), alternated, for kept-alive connections and a new connection a
+// request: req/s, the host's CPU a request, the primary's, and the balance (the less busy process's
+// share of the two processes' CPU).
+//   npm run build && node dist/bench/cores.js [--seconds 5] [--pairs 3]
+//     [--only hot,fresh,samples,flights,policies]
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -12,8 +18,8 @@ import { int, LOAD_ENV, machine, ms, numberArg, SAMPLE, table, track, stop, writ
 import { freshProfileBodies, profileBody } from './lib/bodies.js'
 import { arrowBody, randomPoints } from './lib/sample-points.js'
 import { closedLoop, type ClosedTarget } from './lib/wrk.js'
-import { freePort, pingRedis, REPO, waitFor } from './lib/processes.js'
-import { treeCpuUs } from './lib/process-cpu.js'
+import { freePort, pingRedis, processesOf, REPO, waitFor } from './lib/processes.js'
+import { ownCpuUs, treeCpuUs } from './lib/process-cpu.js'
 
 const SECONDS = numberArg('seconds', 5)
 const PAIRS = numberArg('pairs', 3)
@@ -36,13 +42,14 @@ const redisPort = await freePort()
 const redis = track(spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '',
   '--appendonly', 'no'], { stdio: 'ignore' }))
 
-async function startHost (processes: number): Promise<Host> {
+async function startHost (processes: number, policy: 'none' | 'rr' = 'none'): Promise<Host> {
   const port = await freePort()
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ALOFT_') &&
     !['REDIS_URL', 'PORT', 'HOST'].includes(k)))
   const child = track(spawn(process.execPath, [join(REPO, 'dist/src/cli/main.js'), 'serve'], {
     env: { ...clean, ...LOAD_ENV, PORT: String(port), HOST: '127.0.0.1', REDIS_URL: `redis://127.0.0.1:${redisPort}`,
-      ALOFT_REDIS_PREFIX: `bench-cores-${processes}:`, ALOFT_PROCESSES: String(processes),
+      ALOFT_REDIS_PREFIX: `bench-cores-${processes}-${policy}:`, ALOFT_PROCESSES: String(processes),
+      ...(policy === 'rr' ? { NODE_CLUSTER_SCHED_POLICY: 'rr' } : {}),
       ALOFT_SOURCE: `mirror:${SAMPLE}`, ALOFT_CACHE_DIR: join(dir, 'cache'), ALOFT_ADMIN_TOKEN: ADMIN,
       ALOFT_LOG_LEVEL: 'warn', ALOFT_SAMPLES_MAX_POINTS: String(SAMPLE_POINTS),
       // one account stands for the many callers of a loaded host
@@ -141,10 +148,58 @@ const ROWS = {
 type RowName = keyof typeof ROWS
 const rowNames = (Object.keys(ROWS) as RowName[]).filter((r) => ONLY === null || ONLY.has(r))
 
+interface Shared { rate: number, cpuUs: number, primaryUs: number, balance: number, errors: number }
+
+/** Hot profiles against a two-process host: rate, CPU a request (host, primary) and the processes' balance. */
+async function sharing (host: Host, fresh: boolean): Promise<Shared> {
+  const target: ClosedTarget = { url: `${host.url}/v1/atmosphere/profile`, method: 'POST', body: hot,
+    headers: { 'x-api-key': host.key, 'content-type': 'application/json', ...(fresh ? { connection: 'close' } : {}) } }
+  const pids = await processesOf(host.child.pid!)
+  // the primary's own CPU (treeCpuUs would count its processes too), then each process's
+  const read = async (): Promise<number[]> => await Promise.all([ownCpuUs(host.child.pid!), ...pids.map(treeCpuUs)])
+  const before = await read()
+  const r = await closedLoop(target, { connections: fresh ? 16 : 64, seconds: SECONDS, warmupSeconds: 1 })
+  const used = (await read()).map((us, k) => us - before[k])
+  const [primary, ...processes] = used
+  const total = used.reduce((a, b) => a + b, 0)
+  return { rate: r.rps, cpuUs: total / r.requests, primaryUs: primary / r.requests,
+    balance: Math.min(...processes) / processes.reduce((a, b) => a + b, 0), errors: r.errors }
+}
+
+/** The scheduling table: each policy's host, alternated, for kept-alive and new connections. */
+async function policies (): Promise<Record<string, unknown>> {
+  const byPolicy = [await startHost(2, 'none'), await startHost(2, 'rr')]
+  try {
+    for (const h of byPolicy) await warm(h)
+    const rows: string[][] = []
+    const out: Record<string, unknown> = {}
+    for (const fresh of [false, true]) {
+      const runs: Shared[][] = [[], []]
+      for (let p = 0; p < PAIRS; p++) {
+        for (const k of p % 2 === 0 ? [0, 1] : [1, 0]) runs[k].push(await sharing(byPolicy[k], fresh))
+      }
+      const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+      for (const [k, name] of ['each process accepts (SCHED_NONE)', 'round-robin by the primary'].entries()) {
+        const m = (f: (x: Shared) => number): number => median(runs[k].map(f))
+        const connections = fresh ? 'a new connection a request (-c16)' : 'kept-alive connections (-c64)'
+        rows.push([connections, name, int(m((x) => x.rate)),
+          ms(m((x) => x.cpuUs), 1), ms(m((x) => x.primaryUs), 1), `${int(m((x) => x.balance) * 100)} %`,
+          String(runs[k].reduce((n, x) => n + x.errors, 0))])
+      }
+      out[fresh ? 'fresh' : 'kept'] = { none: runs[0], rr: runs[1] }
+    }
+    console.log('\n' + table(['hot profiles, 2 processes', 'who hands out connections', 'req/s',
+      'host CPU µs a request', 'primary CPU µs a request', 'balance (50 % = even)', 'failed'], rows))
+    return out
+  } finally {
+    for (const h of byPolicy) await stop(h.child, 15_000)
+  }
+}
+
 const hosts: Host[] = []
 try {
   await waitFor('redis-server', async () => await pingRedis(redisPort))
-  for (const n of [1, 2]) hosts.push(await startHost(n))
+  if (rowNames.length > 0) for (const n of [1, 2]) hosts.push(await startHost(n))
   for (const h of hosts) await warm(h)
   const runs: Record<string, Measured[][]> = {}
   for (const row of rowNames) {
@@ -170,10 +225,15 @@ try {
       ms(r)).join(', ')})`, `${ms(one.cpuUs / 1000, 3)} / ${ms(two.cpuUs / 1000, 3)}`,
     `${ms(one.redisUs, 1)} / ${ms(two.redisUs, 1)}`, String(one.errors + two.errors)])
   }
-  console.log(table(['', '1 process', '2 processes', '2 ÷ 1 (each pair)', 'host CPU ms a request (1 / 2)',
-    'Redis CPU µs a request (1 / 2)', 'failed'], rows))
+  if (rows.length > 0) {
+    console.log(table(['', '1 process', '2 processes', '2 ÷ 1 (each pair)', 'host CPU ms a request (1 / 2)',
+      'Redis CPU µs a request (1 / 2)', 'failed'], rows))
+  }
   console.log(`\n${SECONDS} s a run, ${PAIRS} alternated pairs, median shown; one Redis; ALOFT_WORKERS ` +
     'default (the cores ÷ processes); wrk -t1 -c64 for profiles, ' + `${CLIENTS} clients for samples and flights`)
+  for (const h of hosts) await stop(h.child, 15_000)
+  hosts.length = 0
+  if (ONLY === null || ONLY.has('policies')) result.policies = await policies()
   console.log(`written ${writeResult('cores', result)}`)
 } finally {
   for (const h of hosts) await stop(h.child, 15_000)

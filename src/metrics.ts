@@ -2,6 +2,14 @@
 // process, as in tests). Rooms add their series here so /metrics stays one list.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 
+/**
+ * The host's metrics cannot be had now (its primary did not answer): /metrics answers 503 rather
+ * than one process's share, which Prometheus would read as every counter reset.
+ */
+export class HostMetricsUnavailableError extends Error {
+  override readonly name = 'HostMetricsUnavailableError'
+}
+
 export interface Metrics {
   registry: Registry
   httpRequests: Counter<'route' | 'method' | 'status'>

@@ -24,12 +24,15 @@ export function parseRedisUrl (url: string): ParsedRedisUrl {
     if (!/^rediss?:\/\/\S+$/.test(url)) {
       throw new RangeError('expected redis://, rediss://, redis+cluster:// or rediss+cluster://')
     }
+    checkServerUrl(url)
     return { cluster: false, url, nodes: [], options: {} }
   }
   const [, scheme, auth, hosts] = m
   const nodes = hosts.split(',').map((hostPort) => {
     const hp = /^([^:,]+|\[[^\]]+\]):(\d{1,5})$/.exec(hostPort)
-    if (hp === null) throw new RangeError(`cluster node "${hostPort.slice(0, 80)}" is not host:port`)
+    if (hp === null || !isPort(hp[2])) {
+      throw new RangeError(`cluster node "${hostPort.slice(0, 80)}" is not host:port (port 1–65535)`)
+    }
     return { host: hp[1].replace(/^\[|\]$/g, ''), port: Number(hp[2]) }
   })
   const options: RedisOptions = {}
@@ -42,6 +45,30 @@ export function parseRedisUrl (url: string): ParsedRedisUrl {
   }
   if (scheme === 'rediss') options.tls = {}
   return { cluster: true, nodes, options }
+}
+
+function isPort (text: string): boolean {
+  const port = Number(text)
+  return port >= 1 && port <= 65535
+}
+
+/**
+ * One server's URL as the Redis client reads it (WHATWG URL): a host, a port of 1–65535 when given,
+ * a database number when a path is given. What the client would only refuse when it connects (or
+ * read as NaN) is refused here, with the configuration, naming the part and never the password.
+ */
+function checkServerUrl (url: string): void {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    throw new RangeError('not a URL (a port that is not a number, or above 65535? an unclosed [ of an IPv6 address?)')
+  }
+  if (parsed.hostname === '') throw new RangeError('no host')
+  if (parsed.port !== '' && !isPort(parsed.port)) throw new RangeError(`port ${parsed.port} is not 1–65535`)
+  if (!/^(\/(\d{1,5})?)?$/.test(parsed.pathname)) {
+    throw new RangeError(`the path "${parsed.pathname.slice(0, 40)}" is not a database number`)
+  }
 }
 
 /** A client for REDIS_URL with these options (for a cluster: applied to every node). */

@@ -11,7 +11,7 @@ import { ProfileService } from './profile/index.js'
 import { SamplesEngine } from './samples/index.js'
 import { TrajectoryService } from './trajectory/index.js'
 import { TRAJECTORY_LIMITS, type HostProcesses } from './contract/index.js'
-import { createApp, type App, listen, type HttpServer, publicModeMetrics } from './http/index.js'
+import { createApp, type App, type CloseMode, listen, type HttpServer, publicModeMetrics } from './http/index.js'
 import { StartupError, listenFailure } from './startup-error.js'
 
 export interface RunningService {
@@ -28,8 +28,11 @@ export interface RunningService {
   url: string
   /** Where /metrics is served when ALOFT_METRICS_PORT moves it off the service's port. */
   metricsUrl: string | undefined
-  /** Graceful stop; resolves when everything is closed. Safe to call twice. */
-  close: () => Promise<void>
+  /**
+   * Graceful stop (`drain`, the default: see src/http/server.ts; `now` closes idle connections at
+   * once); resolves when everything is closed. Safe to call twice: the first call's mode holds.
+   */
+  close: (mode?: CloseMode) => Promise<void>
 }
 
 export interface StartOptions {
@@ -148,10 +151,9 @@ export async function startService (config: Config, options: StartOptions = {}):
     ...(metricsHttp !== undefined ? { metrics_url: metricsHttp.url } : {}) }, 'aloft listening')
 
   let closing: Promise<void> | undefined
-  const close = (): Promise<void> => {
+  const close = (mode?: CloseMode): Promise<void> => {
     closing ??= (async () => {
-      await metricsHttp?.close()
-      await served.close()
+      await Promise.all([metricsHttp?.close(mode), served.close(mode)])
       await closeData()
       await store.close()
       logger.info('aloft stopped')

@@ -6,7 +6,8 @@ import { processesOf } from './processes.js'
 /** Clock ticks a second of /proc's utime and stime (USER_HZ: 100 on every Linux build Node runs on). */
 const TICKS_PER_SECOND = 100
 
-async function ownCpuUs (pid: number): Promise<number> {
+/** User + system CPU (µs) of `pid` alone, every thread, not its children. */
+export async function ownCpuUs (pid: number): Promise<number> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null)
   if (stat === null) return 0
   // the command name may hold spaces: the fields start after its closing parenthesis

@@ -66,7 +66,11 @@ export function pingRedis (port: number): Promise<boolean> {
   })
 }
 
-/** One `aloft serve` process on its own port, started (until /healthz answers) and killed at will. */
+/**
+ * One `aloft serve` on its own port (a host of several processes with ALOFT_PROCESSES), started
+ * (until /healthz answers), made ready, stopped and killed at will, as an operator's service manager
+ * does.
+ */
 export class AloftInstance {
   child: ChildProcess | null = null
   /** Started and answering: from its first /healthz until it is killed. */
@@ -83,24 +87,63 @@ export class AloftInstance {
     const relay = (d: Buffer): void => this.log(`instance ${this.port}: ${d.toString().trim().slice(0, 400)}`)
     child.stdout?.on('data', relay)
     child.stderr?.on('data', relay)
-    await waitFor(`instance on ${this.port}`, async () => (await fetch(`${this.url}/healthz`)).ok)
+    await waitFor(`instance on ${this.port}`, async () => {
+      if (child.exitCode !== null) throw new Error(`instance on ${this.port} exited ${child.exitCode}`)
+      return (await fetch(`${this.url}/healthz`)).ok
+    })
     this.alive = true
   }
 
-  /** Until /readyz answers 200 (the worker threads run). */
+  /** Until /readyz answers 200 (the worker threads run) with every process of a host serving. */
   async ready (): Promise<void> {
-    await waitFor(`instance on ${this.port} ready`, async () => (await fetch(`${this.url}/readyz`)).ok)
+    await waitFor(`instance on ${this.port} ready`, async () => {
+      const res = await fetch(`${this.url}/readyz`)
+      const body = await res.json() as { processes?: { serving: number, configured: number } }
+      return res.ok && (body.processes === undefined || body.processes.serving === body.processes.configured)
+    })
   }
 
+  /** The processes answering its port: the one it started, or a host's serving processes. */
+  async processes (): Promise<number[]> {
+    const pid = this.child?.pid
+    if (pid === undefined) return []
+    const children = await processesOf(pid)
+    return children.length > 0 ? children : [pid]
+  }
+
+  /**
+   * Signals it and waits until every process of it has exited: SIGTERM to the process started (a
+   * host's primary passes it on and drains them all), SIGKILL to each of them, as a service manager
+   * kills a unit's whole group.
+   */
   async kill (signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     const child = this.child
     this.alive = false
     this.child = null
     if (child === null || child.exitCode !== null) return
+    const all = [...await processesOf(child.pid!), child.pid!]
     const exited = new Promise((resolve) => child.once('exit', resolve))
-    child.kill(signal)
+    if (signal === 'SIGKILL') for (const pid of all) signalProcess(pid, 'SIGKILL')
+    else child.kill(signal)
     await exited
+    await waitFor(`every process of the instance on ${this.port} gone`, async () =>
+      (await Promise.all(all.map(gone))).every(Boolean), 60_000)
   }
+}
+
+/** Signals a process that may have exited already (then there is nothing to do). */
+function signalProcess (pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err
+  }
+}
+
+/** Whether a process has ended (gone, or a zombie nobody has reaped yet). */
+export async function gone (pid: number): Promise<boolean> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null)
+  return stat === null || stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')
 }
 
 /** The processes a host's primary forked (its children, read from /proc; Linux). */

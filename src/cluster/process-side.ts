@@ -1,13 +1,22 @@
 // A process's side of the host (docs/DESIGN.md §11): it tells the primary it serves, answers the
-// primary's gathering of metrics, asks the primary for the host's metrics when scraped, and keeps
-// the host's state for readiness.
+// primary's gathering of metrics and reports them on its own every REPORT_EVERY_MS (so a process
+// killed outright leaves at most that much of its counting out of the host's sums), asks the
+// primary for the host's metrics when scraped, and keeps the host's state for readiness.
 import cluster from 'node:cluster'
-import type { Metrics } from '../metrics.js'
+import { HostMetricsUnavailableError, type Metrics } from '../metrics.js'
 import { GATHER_WAIT_MS } from './host-metrics.js'
 import { isMessage, type HostState, type MetricsJson, type ToPrimary, type ToProcess } from './messages.js'
 
-/** A scrape waits this long for the primary (which itself waits GATHER_WAIT_MS for the processes). */
-const ASK_WAIT_MS = GATHER_WAIT_MS + 1000
+/**
+ * A scrape waits this long for the primary (which itself waits GATHER_WAIT_MS for the processes),
+ * with room for this process's own event loop to be busy when the answer comes (a process resumed
+ * after a stall works through what queued meanwhile).
+ */
+const ASK_WAIT_MS = GATHER_WAIT_MS + 5000
+/** How often a process reports its metrics unasked (bench/cores measures what it costs). */
+export const REPORT_EVERY_MS = 1000
+/** The id of a report no gathering asked for. */
+export const UNASKED = -1
 
 export interface HostLink {
   /** The host's state as the primary last told it. */
@@ -33,16 +42,22 @@ export function joinHost (metrics: Metrics, processes: number): HostLink {
     if (message.aloft === 'host') {
       state = message.state
     } else if (message.aloft === 'send-metrics') {
-      void metrics.registry.getMetricsAsJSON().then((own) => {
-        send({ aloft: 'own-metrics', id: message.id, metrics: own as MetricsJson })
-      })
+      report(message.id)
     } else if (message.aloft === 'metrics-text') {
       asked.get(message.id)?.(message.text)
     }
   }
+  const report = (id: number): void => {
+    void metrics.registry.getMetricsAsJSON().then((own) => {
+      send({ aloft: 'own-metrics', id, metrics: own as MetricsJson })
+    })
+  }
   process.on('message', onMessage)
+  const reporting = setInterval(() => report(UNASKED), REPORT_EVERY_MS).unref()
   metrics.exposeWith(async () => {
-    if (!process.connected) return await metrics.registry.metrics()
+    // this process's own series alone would read as the host's counters dropping: none rather than those
+    const silent = new HostMetricsUnavailableError('the host\'s primary did not answer with every process\'s metrics')
+    if (!process.connected) throw silent
     const id = next++
     const text = await new Promise<string | null>((resolve) => {
       const timer = setTimeout(() => resolve(null), ASK_WAIT_MS)
@@ -50,13 +65,14 @@ export function joinHost (metrics: Metrics, processes: number): HostLink {
       send({ aloft: 'host-metrics', id })
     })
     asked.delete(id)
-    // a primary that does not answer (stopping, or gone) leaves this process's own metrics to show
-    return text ?? await metrics.registry.metrics()
+    if (text === null) throw silent
+    return text
   })
   return {
     state: () => state,
     ready: (url) => send({ aloft: 'ready', url }),
     leave: () => {
+      clearInterval(reporting)
       process.off('message', onMessage)
       cluster.worker?.disconnect()
     }

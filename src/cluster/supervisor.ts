@@ -48,6 +48,11 @@ export class Supervisor {
     // every signal is heard (a second Ctrl-C must not end the primary, and with it every process, mid-drain)
     process.on('SIGTERM', () => this.stop('SIGTERM'))
     process.on('SIGINT', () => this.stop('SIGINT'))
+    // Each process accepts its own connections from the shared socket (docs/DESIGN.md §11): the
+    // primary stays out of the data path, and a process that dies takes only the connections it
+    // accepted with it (closed at once by the kernel), never one the primary was handing over.
+    // Node's own NODE_CLUSTER_SCHED_POLICY=rr still chooses round-robin (for comparison: bench/cores).
+    cluster.schedulingPolicy = process.env.NODE_CLUSTER_SCHED_POLICY === 'rr' ? cluster.SCHED_RR : cluster.SCHED_NONE
     // NaN (a gauge whose store is away) and Infinity (a histogram's +Inf) survive the channel as they are
     cluster.setupPrimary({ serialization: 'advanced' })
     for (const slot of this.#slots) this.#fork(slot)

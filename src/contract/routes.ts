@@ -228,7 +228,7 @@ export const ROUTES: readonly RouteSpec[] = [
     method: 'GET', path: '/metrics', operationId: 'metrics', tag: 'meta',
     summary: 'Prometheus metrics (on ALOFT_METRICS_PORT instead when one is set; with ALOFT_METRICS_TOKEN, a bearer ' +
       'token)', auth: 'metrics', success: { status: 200, mediaType: 'text/plain' },
-    problems: ['unauthorized', 'forbidden']
+    problems: ['unauthorized', 'forbidden', 'service_unavailable']
   }),
   route({
     method: 'GET', path: '/openapi.json', operationId: 'openapi', tag: 'meta',

@@ -131,12 +131,21 @@ export class Field {
     return (this.#unitsCached.get(unitKey) ?? 0) > 0 || this.#source.onDisk(unitKey)
   }
 
-  /** The source's resolution of `request` (docs/DESIGN.md §3), preferring what isCached holds. */
+  /**
+   * isCached, or else whether the shared cache directory holds the unit: another process or
+   * instance may have fetched it (a look at the directory, only for a unit not known here).
+   */
+  async findCached (unitKey: string): Promise<boolean> {
+    return this.isCached(unitKey) || await this.#source.findOnDisk(unitKey)
+  }
+
+  /** The source's resolution of `request` (docs/DESIGN.md §3), preferring what is cached. */
   async resolve (request: ResolveRequest): Promise<Resolution> {
-    return await this.#source.resolve(request, this.#isCached)
+    return await this.#source.resolve(request, this.#isCached, this.#findCached)
   }
 
   readonly #isCached = (unitKey: string): boolean => this.isCached(unitKey)
+  readonly #findCached = async (unitKey: string): Promise<boolean> => await this.findCached(unitKey)
 
   /**
    * The decoded unit answering `resolution`: cached, joined to a load under way, or fetched

@@ -21,7 +21,7 @@ const ALWAYS_ANSWERED = new Set(['/healthz', '/readyz'])
 export interface RequestStart {
   /** The middleware; throws the 503 when the instance is at capacity. */
   begin: (req: AloftRequest, res: ServerResponse, next: () => void) => void
-  /** Set while shutting down: answers then ask clients to close the connection. */
+  /** Set while shutting down: answers then (those under way too) ask clients to close the connection. */
   draining: boolean
   /** Requests not yet answered (working or waiting their turn). */
   inFlight: () => number
@@ -43,6 +43,9 @@ export function requestStart (
   ended: (req: AloftRequest, res: ServerResponse) => void
 ): RequestStart {
   let inFlight = 0
+  let draining = false
+  /** Answers not yet closed: a drain tells those whose headers are not yet sent to close their connection. */
+  const open = new Set<ServerResponse>()
   /** A refusal before any route ran, in the shape the path's route answers in. */
   const refuse = (req: AloftRequest, res: ServerResponse, problem: HttpProblem): HttpProblem => {
     const route = shapes.routeOf(req.path)
@@ -57,7 +60,12 @@ export function requestStart (
       'an answer waited on a client that read none of it: connection closed')
   })
   const start: RequestStart = {
-    draining: false,
+    get draining () { return draining },
+    set draining (value) {
+      draining = value
+      // answers already under way close their connection too, so no client sends another request on it
+      if (value) for (const res of open) if (!res.headersSent) res.setHeader('Connection', 'close')
+    },
     inFlight: () => inFlight,
     stop: () => writes.close(),
     begin: (req, res, next) => {
@@ -66,13 +74,15 @@ export function requestStart (
       req.started = process.hrtime.bigint()
       res.setHeader('X-Request-Id', req.id)
       res.setHeader('X-Content-Type-Options', 'nosniff')
-      if (start.draining) res.setHeader('Connection', 'close')
+      if (draining) res.setHeader('Connection', 'close')
       inFlight++
+      open.add(res)
       let done = false
       const finish = (): void => {
         if (done) return
         done = true
         inFlight--
+        open.delete(res)
         ended(req, res)
       }
       // 'close' comes after every response, sent ('finish' first) or cut off: one listener serves both

@@ -1,8 +1,12 @@
-// Serving an app over HTTP: listen, then on close stop accepting, let in-flight requests finish
-// (bounded by a grace period) and close what connections remain. Nothing else: the service is
-// composed in src/service.ts.
+// Serving an app over HTTP: listen, and on close drain (docs/DESIGN.md §11): the listening socket
+// closes first, so a balancer sees refused connections; every answer from then on, those under
+// way included, says Connection: close; a connection left idle stays open until it ends at its
+// keep-alive timeout or carries one more request (answered, with Connection: close), because
+// closing it under a client that is sending on it would reset that request. The grace period
+// bounds it all. Nothing else: the service is composed in src/service.ts.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { setTimeout as sleepMs } from 'node:timers/promises'
 import type { TrustedProxy } from '../config/index.js'
 import type { Logger } from '../logger.js'
 import type { App } from './app.js'
@@ -30,12 +34,19 @@ export interface HttpOptions {
   onConnectionRefused?: () => void
 }
 
+/**
+ * How a server stops. `drain`: as above, until every connection has ended or the grace period has
+ * passed. `now`: for a process that owns its clients (tests, the CLI's own short-lived services):
+ * idle connections are closed at once, requests under way still finish within the grace period.
+ */
+export type CloseMode = 'drain' | 'now'
+
 export interface HttpServer {
   server: Server
   /** http://host:port, with a wildcard address named as loopback. */
   url: string
-  /** Drain, then close every connection. Resolves when the server is closed. */
-  close: () => Promise<void>
+  /** Stops accepting, lets what is under way finish, then closes every connection. Resolves when closed. */
+  close: (mode?: CloseMode) => Promise<void>
 }
 
 export async function listen (app: App, options: HttpOptions, logger: Logger): Promise<HttpServer> {
@@ -60,14 +71,33 @@ export async function listen (app: App, options: HttpOptions, logger: Logger): P
   const address = server.address() as AddressInfo
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
   const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${address.port}`
-  const close = async (): Promise<void> => {
-    app.draining = true
-    const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
-    server.closeIdleConnections()
-    const deadline = Date.now() + options.shutdownGraceMs
-    while (app.inFlight() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
-    if (app.inFlight() > 0) {
-      logger.warn({ in_flight: app.inFlight() }, 'shutdown grace ended; closing remaining connections')
+  const close = async (mode: CloseMode = 'drain'): Promise<void> => {
+    app.draining = true // answers under way and to come say Connection: close
+    const stopped = new Promise<void>((resolve) => {
+      if (mode === 'now') {
+        server.close(() => resolve())
+        return
+      }
+      // Node's close() also closes the idle keep-alive connections at once (Node ≥ 19): kept here
+      const closeIdle = server.closeIdleConnections
+      server.closeIdleConnections = () => {}
+      server.close(() => resolve())
+      server.closeIdleConnections = closeIdle
+    })
+    const graceOver = new Promise<'grace over'>((resolve) => {
+      const timer = setTimeout(() => resolve('grace over'), options.shutdownGraceMs)
+      void stopped.then(() => clearTimeout(timer))
+    })
+    if (mode === 'now') {
+      let over = false
+      void graceOver.then(() => { over = true })
+      while (app.inFlight() > 0 && !over) await sleepMs(20)
+    } else {
+      await Promise.race([stopped, graceOver])
+    }
+    const connections = await new Promise<number>((resolve) => server.getConnections((_err, n) => resolve(n ?? 0)))
+    if (app.inFlight() > 0 || (mode === 'drain' && connections > 0)) {
+      logger.warn({ in_flight: app.inFlight(), connections }, 'shutdown grace ended; closing remaining connections')
     }
     server.closeAllConnections()
     await stopped

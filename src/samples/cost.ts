@@ -13,7 +13,7 @@ export class TooManyUnitsError extends Error {
 }
 
 export interface CostLimits {
-  field: Pick<Field, 'isCached'>
+  field: Pick<Field, 'isCached' | 'findCached'>
   store: Pick<AccountStore, 'allowance'>
   maxUnits: number
 }
@@ -24,7 +24,11 @@ export interface CostLimits {
  */
 export async function checkCost (unitKeys: readonly string[], limits: CostLimits, accountId: string): Promise<void> {
   if (unitKeys.length > limits.maxUnits) throw new TooManyUnitsError(unitKeys.length, limits.maxUnits)
-  const uncached = unitKeys.filter((k) => !limits.field.isCached(k)).length
+  const unknown = unitKeys.filter((k) => !limits.field.isCached(k))
+  if (unknown.length === 0) return
+  // another process or instance sharing the cache directory may have fetched them: charged for nothing
+  const found = await Promise.all(unknown.map(async (k) => await limits.field.findCached(k)))
+  const uncached = found.filter((f) => !f).length
   if (uncached === 0) return
   const allowance = await limits.store.allowance(accountId)
   if (uncached > allowance.remaining) {

@@ -2,13 +2,13 @@
 // from the catalog and what is cached before anything is fetched, with the time rule's choice
 // kept per instant (the catalog walk is the costliest part of resolving a cached profile).
 import type { AccountStore } from '../accounts/index.js'
-import { gridPointIndex, normalizeLongitude, type LatLonGrid } from '../grib/index.js'
-import type { Adapter } from './adapters/index.js'
+import { gridPointIndex, normalizeLongitude, type GridPoint, type LatLonGrid } from '../grib/index.js'
+import type { Adapter, FetchUnit } from './adapters/index.js'
 import { type Catalog, type RunsAtTime, chooseTime } from './catalog.js'
 import type { DiskCache } from './fetch/index.js'
 import { discover } from './discover.js'
 import { SourceError, whoseAllowance } from './errors.js'
-import { HOUR_MS, type RunStep } from './gfs.js'
+import { HOUR_MS } from './gfs.js'
 import type { Resolution, ResolveRequest, SourceLogger } from './types.js'
 import { rfc3339 } from '../contract/index.js'
 
@@ -46,9 +46,13 @@ export class Resolver {
    * outside_source_coverage (404) when the point rounds off the grid or no valid time lies
    * within the offset; daily_allowance_exhausted (429) when a fetch is needed, the allowance is
    * spent and no cached run has the chosen valid time. `isCached` says whether a unit is cached
-   * (decoded by the caller, or raw on disk): no attempt would be charged for it.
+   * (decoded by the caller, or raw on disk as this process knows it): no attempt would be charged
+   * for it. `findCached` also looks at the shared directory; it is asked only when the newest run
+   * is not known cached, so the hot path never touches the disk.
    */
-  async resolve (request: ResolveRequest, isCached: (unitKey: string) => boolean): Promise<Resolution> {
+  async resolve (
+    request: ResolveRequest, isCached: (unitKey: string) => boolean, findCached?: FindCached
+  ): Promise<Resolution> {
     const { latitude, longitude, time } = request
     if (!this.o.disk.isReady) await this.o.disk.ready()
     if (!Number.isFinite(latitude) || latitude < -90 || latitude > 90 || !Number.isFinite(longitude) ||
@@ -64,8 +68,60 @@ export class Resolver {
       })
     }
     const choice = this.#keptTimeChoice(time.getTime()) ?? await this.#timeChoice(time.getTime())
-    // the catalog's runs for the chosen valid time, newest first, then any older run still in a
-    // cache (the catalog may not have listed its day): a cached unit in either upstream counts
+    let sel = this.#select(choice, gp, isCached)
+    const pick = (k: number, substitution: Resolution['substitution']): Resolution => ({
+      request,
+      unit: sel.units[k],
+      unitKey: sel.units[k].key,
+      run: new Date(sel.units[k].run),
+      step: sel.units[k].step,
+      validTime: new Date(choice.validTime),
+      point: { latitude: gp.latitude, longitude: gp.longitude, i: gp.i, j: gp.j },
+      cached: sel.cached[k],
+      substitution
+    })
+    // the hot path: the newest run is cached here, decided without a look at the disk
+    if (sel.cached[0]) return pick(0, null)
+    // Another process or instance sharing the cache directory may have fetched what this one has
+    // not seen (docs/DESIGN.md §11): a look at the directory, first for the newest run alone.
+    if (findCached !== undefined && await anyFound(findCached, [sel.units[0]])) {
+      sel = this.#select(choice, gp, isCached)
+      if (sel.cached[0]) return pick(0, null)
+    }
+    const immediate = request.quality === 'immediate'
+    let allowance = immediate ? undefined : await this.o.store.allowance(request.accountId)
+    if (allowance !== undefined && allowance.remaining > 0) return pick(0, null)
+    // an older cached run is the answer now: every run newer than the newest known cached one is looked for
+    if (findCached !== undefined) {
+      const known = sel.cached.indexOf(true)
+      const newer = this.#considered(choice, gp).filter((u) => known < 0 || u.run > sel.units[known].run)
+      if (await anyFound(findCached, newer)) sel = this.#select(choice, gp, isCached)
+      if (sel.cached[0]) return pick(0, null)
+    }
+    // units[0] is the newest run; cached-only runs are cached, so when it is not cached it is listed
+    const firstCached = sel.cached.indexOf(true)
+    const newest = sel.units[0]
+    if (immediate && firstCached > 0) {
+      return pick(firstCached, { reason: 'immediate_cached', newestRun: new Date(newest.run) })
+    }
+    allowance ??= await this.o.store.allowance(request.accountId)
+    if (allowance.remaining > 0) return pick(0, null)
+    if (firstCached > 0) return pick(firstCached, { reason: 'allowance_exhausted', newestRun: new Date(newest.run) })
+    throw new SourceError('daily_allowance_exhausted', {
+      detail: `${whoseAllowance(allowance)} for today are used and no cached run has ${rfc3339(choice.validTime)}`,
+      retryAfterSeconds: allowance.reset_after_seconds,
+      accountId: request.accountId
+    })
+  }
+
+  /**
+   * The units that can answer the chosen valid time, newest run first, and which are cached: the
+   * catalog's runs (a cached alternate in the other upstream counts), then any older run still in
+   * a cache though the catalog may not list its day.
+   */
+  #select (
+    choice: RunsAtTime, gp: GridPoint, isCached: (unitKey: string) => boolean
+  ): { units: FetchUnit[], cached: boolean[] } {
     const listed = new Set(choice.candidates.map((c) => c.run))
     const units = choice.candidates.map((c) => this.o.adapter.unitFor(c, gp))
     const cached = units.map((u) => isCached(u.key))
@@ -79,48 +135,28 @@ export class Resolver {
     for (let k = 0; k < units.length; k++) if (cached[k] && units[k].run > newestCached) newestCached = units[k].run
     const newestListed = Math.max(...choice.candidates.map((c) => c.run))
     const stopAt = newestCached === newestListed ? newestListed : -Infinity
-    const older: RunStep[] = []
     for (let step = 6; step <= this.o.maxStepHours; step += 6) {
       const run = choice.validTime - step * HOUR_MS
       if (run <= stopAt) break
-      if (!listed.has(run)) older.push({ run, step })
-    }
-    for (const rs of older) {
-      const u = this.o.adapter.unitFor(rs, gp)
-      const hit = isCached(u.key) ? u : u.alternate !== undefined &&
-        isCached(u.alternate.key) ? u.alternate : null
+      if (listed.has(run)) continue
+      const u = this.o.adapter.unitFor({ run, step }, gp)
+      const hit = isCached(u.key) ? u : u.alternate !== undefined && isCached(u.alternate.key) ? u.alternate : null
       if (hit !== null) { units.push(hit); cached.push(true) }
     }
     // newest run first across listed and cached-only runs
     const order = units.map((_, k) => k).sort((a, b) => units[b].run - units[a].run)
-    units.splice(0, units.length, ...order.map((k) => units[k]))
-    cached.splice(0, cached.length, ...order.map((k) => cached[k]))
-    const pick = (k: number, substitution: Resolution['substitution']): Resolution => ({
-      request,
-      unit: units[k],
-      unitKey: units[k].key,
-      run: new Date(units[k].run),
-      step: units[k].step,
-      validTime: new Date(choice.validTime),
-      point: { latitude: gp.latitude, longitude: gp.longitude, i: gp.i, j: gp.j },
-      cached: cached[k],
-      substitution
-    })
-    // units[0] is the newest run; cached-only runs are cached, so when it is not cached it is listed
-    const firstCached = cached.indexOf(true)
-    if (cached[0]) return pick(0, null)
-    const newest = units[0]
-    if (request.quality === 'immediate' && firstCached > 0) {
-      return pick(firstCached, { reason: 'immediate_cached', newestRun: new Date(newest.run) })
+    return { units: order.map((k) => units[k]), cached: order.map((k) => cached[k]) }
+  }
+
+  /** Every unit #select considers, cached or not: the catalog's runs and every older run a cache may hold. */
+  #considered (choice: RunsAtTime, gp: GridPoint): FetchUnit[] {
+    const listed = new Set(choice.candidates.map((c) => c.run))
+    const units = choice.candidates.map((c) => this.o.adapter.unitFor(c, gp))
+    for (let step = 6; step <= this.o.maxStepHours; step += 6) {
+      const run = choice.validTime - step * HOUR_MS
+      if (!listed.has(run)) units.push(this.o.adapter.unitFor({ run, step }, gp))
     }
-    const allowance = await this.o.store.allowance(request.accountId)
-    if (allowance.remaining > 0) return pick(0, null)
-    if (firstCached > 0) return pick(firstCached, { reason: 'allowance_exhausted', newestRun: new Date(newest.run) })
-    throw new SourceError('daily_allowance_exhausted', {
-      detail: `${whoseAllowance(allowance)} for today are used and no cached run has ${rfc3339(choice.validTime)}`,
-      retryAfterSeconds: allowance.reset_after_seconds,
-      accountId: request.accountId
-    })
+    return units
   }
 
   /** The kept choice for an instant while it holds (see timeChoice), at once; else undefined. */
@@ -146,4 +182,17 @@ export class Resolver {
     this.#timeChoices.set(t, { choice, generation, until: now + TIME_CHOICE_MS })
     return choice
   }
+}
+
+/** Whether a unit is in the shared cache, looking at the directory when this process knows of none. */
+export type FindCached = (unitKey: string) => Promise<boolean>
+
+function withAlternates (units: readonly FetchUnit[]): FetchUnit[] {
+  return units.flatMap((u) => u.alternate === undefined ? [u] : [u, u.alternate])
+}
+
+/** Looks for every unit (and its alternate) at once; true when any was found. */
+async function anyFound (findCached: FindCached, units: readonly FetchUnit[]): Promise<boolean> {
+  const found = await Promise.all(withAlternates(units).map(async (u) => await findCached(u.key)))
+  return found.includes(true)
 }

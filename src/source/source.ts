@@ -101,6 +101,14 @@ export class Source {
     return this.disk.has(unitKey)
   }
 
+  /**
+   * Whether the raw disk cache holds a unit whoever wrote it: `onDisk`, or else a look at the shared
+   * directory (another process or instance may have fetched it since this one last looked).
+   */
+  async findOnDisk (unitKey: string): Promise<boolean> {
+    return await this.disk.look(unitKey)
+  }
+
   /** Units downloading and waiting (for tests and health). */
   get queue (): { active: number, waiting: number } { return this.fetcher.depth }
 
@@ -111,10 +119,15 @@ export class Source {
 
   /**
    * Choose (run, step) and grid point for a request (docs/DESIGN.md §3), before any fetch:
-   * resolve.ts. A unit counts as cached when `isCached` says so (the field: decoded or on disk).
+   * resolve.ts. A unit counts as cached when `isCached` says so (the field: decoded or on disk), or,
+   * when that is not known here and it matters, when `findCached` finds it in the shared directory.
    */
-  async resolve (request: ResolveRequest, isCached = (unitKey: string) => this.onDisk(unitKey)): Promise<Resolution> {
-    return await this.resolver.resolve(request, isCached)
+  async resolve (
+    request: ResolveRequest,
+    isCached = (unitKey: string): boolean => this.onDisk(unitKey),
+    findCached = async (unitKey: string): Promise<boolean> => await this.findOnDisk(unitKey)
+  ): Promise<Resolution> {
+    return await this.resolver.resolve(request, isCached, findCached)
   }
 
   /**

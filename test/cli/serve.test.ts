@@ -67,6 +67,17 @@ t.test('a bad configuration value stops the process with exit code 2 and says wh
   t.match(svc.output().stderr, /ALOFT_RATE_BURST="many" is invalid/)
 })
 
+t.test('a malformed REDIS_URL stops the process with exit code 2 naming it, not exit 1 at start-up', async (t) => {
+  for (const url of ['redis://127.0.0.1:notaport', 'redis://127.0.0.1:99999', 'redis://[::1']) {
+    const svc = start({ REDIS_URL: url })
+    svc.listening.catch(() => {}) // it never listens
+    const [code] = await svc.exited
+    t.equal(code, 2, url)
+    t.match(svc.output().stderr, /REDIS_URL is invalid/, url)
+    t.notMatch(svc.output().stderr, /unexpected failure/, url)
+  }
+})
+
 t.test('an unknown command exits 2 with usage', async (t) => {
   const child = spawn(process.execPath, [main, 'fly'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''

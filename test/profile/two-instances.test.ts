@@ -45,3 +45,42 @@ t.test('concurrent cold requests on two instances: one upstream fetch, one charg
   t.ok(answers.every((x) => x.provenance.source_sha256 === answers[0].provenance.source_sha256), 'the same bytes')
   t.equal((await stores[0].allowance(accountId)).upstream_attempts, 1, 'charged once')
 })
+
+t.test('a unit one instance fetched is cached for the other: a caller whose allowance is spent is answered',
+  async (t) => {
+    const { server } = await startSampleUpstream(t)
+    const cacheDir = await mkdtemp(join(tmpdir(), 'aloft-shared-cache-'))
+    t.teardown(() => rm(cacheDir, { recursive: true, force: true }))
+    const prefix = testPrefix(t, 'two-instances-spent')
+    const env = { ALOFT_SOURCE: `filter:${server.filterUrl}`, ALOFT_CACHE_DIR: cacheDir, REDIS_URL: redisUrl(),
+      ALOFT_REDIS_PREFIX: prefix }
+    // one upstream attempt a day: the first fetch spends it
+    const limits = { dailyAllowance: 1, ratePerSecond: 1000, rateBurst: 1000 }
+    const stores = [0, 1].map(() => createStore({ redisUrl: redisUrl(), prefix, limits }))
+    const [a, b] = [
+      await startTestService(t, { env, store: stores[0] }),
+      await startTestService(t, { env, store: stores[1] })
+    ]
+    const { key, accountId } = await a.newAccount()
+    const post = async (url: string, path: string, body: unknown): Promise<Response> =>
+      await fetch(`${url}${path}`, { method: 'POST', body: JSON.stringify(body),
+        headers: { 'x-api-key': key, 'content-type': 'application/json' } })
+    const profile = { latitude: 52.23, longitude: 21.01, time: '2020-08-04T18:00:00Z', altitudes_m: [1000],
+      altitude_reference: 'agl' }
+    const first = await post(a.url, '/v1/atmosphere/profile', profile)
+    t.equal(first.status, 200, 'fetched through A')
+    const sha = (await first.json() as { provenance: { source_sha256: string } }).provenance.source_sha256
+    t.equal((await stores[0].allowance(accountId)).remaining, 0, 'the day\'s one attempt is spent')
+    const fetched = server.count(/filter_gfs_0p25\.pl/)
+    for (const [name, body] of [['profile', profile], ['profile, immediate', { ...profile, quality: 'immediate' }]]) {
+      const res = await post(b.url, '/v1/atmosphere/profile', body)
+      t.equal(res.status, 200, `${name} through B: the unit A wrote to the shared directory is cached`)
+      const answer = await res.json() as { provenance: { source_sha256: string, substitution?: unknown } }
+      t.equal(answer.provenance.source_sha256, sha, 'the same bytes')
+    }
+    const samples = await post(b.url, '/v1/atmosphere/samples', { altitude_reference: 'agl', interpolation: 'nearest',
+      latitude: [52.23], longitude: [21.01], altitude_m: [1000], time: '2020-08-04T18:00:00Z' })
+    t.equal(samples.status, 200, `samples through B: not refused for the allowance (${samples.status})`)
+    t.equal(server.count(/filter_gfs_0p25\.pl/), fetched, 'nothing fetched again')
+    t.equal((await stores[1].allowance(accountId)).upstream_attempts, 1, 'nothing charged again')
+  })

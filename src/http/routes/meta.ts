@@ -1,10 +1,14 @@
 // Health, readiness, metrics, OpenAPI, problem pages and capabilities: the routes without a key.
 import type { Health } from '../../contract/index.js'
+import { HostMetricsUnavailableError } from '../../metrics.js'
 import { HttpProblem } from '../problem.js'
 import { NOT_READY_RETRY_AFTER_SECONDS, sharedReadiness } from '../readiness.js'
 import type { AppDeps, Handler, Reply } from '../context.js'
 import { buildCapabilities } from './capabilities.js'
 import { isProblemCode, problemPage } from './pages.js'
+
+/** How long a scraper waits when the host's metrics could not be gathered (its primary was silent). */
+const HOST_METRICS_RETRY_AFTER_SECONDS = 5
 
 /** A problem page is plain HTML: nothing runs, loads or frames it. */
 const PAGE_HEADERS = {
@@ -24,10 +28,15 @@ export function metaHandlers (deps: AppDeps, openapi: string): Record<string, Ha
       return { status: 503, body, headers }
     },
 
-    metrics: async () => ({
-      body: await deps.metrics.exposition(),
-      mediaType: deps.metrics.registry.contentType
-    }),
+    metrics: async () => {
+      try {
+        return { body: await deps.metrics.exposition(), mediaType: deps.metrics.registry.contentType }
+      } catch (err) {
+        if (!(err instanceof HostMetricsUnavailableError)) throw err
+        throw new HttpProblem('service_unavailable', { detail: `${err.message}; try again shortly.`,
+          headers: { 'Retry-After': HOST_METRICS_RETRY_AFTER_SECONDS } })
+      }
+    },
 
     openapi: () => ({ body: openapi, mediaType: 'application/json' }),
 

@@ -33,9 +33,10 @@ export class DiskCache {
   private readonly root: string
   /**
    * Units with a record on disk and their sizes, least recently used first (Map order). Built once,
-   * without blocking, from the directory; kept up to date by get/put/remove. `has` runs on every
-   * request for every candidate run, so it never touches the disk. Another instance's writes to a
-   * shared directory are seen by `get`, which always reads the disk.
+   * without blocking, from the directory; kept up to date by get/put/remove/look. `has` runs on
+   * every request for every candidate run, so it never touches the disk. What another process or
+   * instance writes to a shared directory is seen by `look` (a stat, only for a unit not known
+   * here) and by `get`, which always reads the disk.
    */
   private readonly entries = new Map<string, Entry>()
   private total = 0
@@ -88,6 +89,33 @@ export class DiskCache {
     if (this.entries.has(key)) return true // a key held was checked when it was stored
     checkKey(key) // refuses keys that are not safe paths, as every other method does
     return false
+  }
+
+  /** Looks at the directory under way, by unit key: asks for one unit at once share one. */
+  private readonly looking = new Map<string, Promise<boolean>>()
+
+  /**
+   * Is the unit cached, whoever wrote it? `has`, or else a look at the directory itself: its record
+   * and bytes (the record is renamed into place after the bytes, so a record means whole bytes). A
+   * unit found is remembered, so `has` answers for it from then on. A unit not found is not
+   * remembered as absent: another process may write it at any moment.
+   */
+  async look (key: string): Promise<boolean> {
+    if (this.has(key)) return true
+    let pending = this.looking.get(key)
+    if (pending === undefined) {
+      pending = this.lookOnDisk(key).finally(() => this.looking.delete(key))
+      this.looking.set(key, pending)
+    }
+    return await pending
+  }
+
+  private async lookOnDisk (key: string): Promise<boolean> {
+    const p = this.paths(key)
+    const [meta, data] = await Promise.all([stat(p.meta).catch(() => null), stat(p.data).catch(() => null)])
+    if (meta === null || data === null) return false
+    if (!this.entries.has(key)) this.remember(key, data.size)
+    return true
   }
 
   /** Bytes of units held now. */
