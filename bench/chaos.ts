@@ -61,7 +61,7 @@ export async function runChaos (options: ChaosOptions = {}): Promise<ChaosReport
     await sleep(short ? 2800 : 9000)
 
     const failures: string[] = []
-    const reconcile = await reconcileCharges(upstream, traffic.live()[0].url, keys, failures)
+    const reconcile = await reconcileCharges(upstream, traffic.live()[0].url, keys, traffic.outcomes, failures)
     const phases = phaseReports(['baseline', ...faults.map((f) => f.name)], traffic.outcomes, windows,
       instances.length)
     failures.push(...phaseFailures(phases, traffic.outcomes, cutAllowed))

@@ -20,7 +20,9 @@ t.test('faults in turn under load: no 500, valid problems, recovery, exact charg
   t.comment(`finished in ${report.seconds.toFixed(0)} s`) // a figure, not a bound: tap's timeout bounds the run
   for (const r of report.reconcile) {
     t.ok(r.upstreamRequests > 0, `account ${r.account} made cold requests`)
-    t.equal(r.charged, r.upstreamRequests, `account ${r.account}: charged as many attempts as reached the upstream`)
+    // exact but for attempts a fault cut between their charge and their request (bench/lib/chaos/report.ts)
+    t.ok(r.charged >= r.upstreamRequests && r.charged <= r.upstreamRequests + r.cut, `account ${r.account}: ` +
+      `charged ${r.charged}, ${r.upstreamRequests} reached the upstream, ${r.cut} cut by a fault`)
   }
   for (const p of report.phases) {
     t.equal(p.status500, 0, `${p.phase}: no 500`)
@@ -44,5 +46,8 @@ t.test('Redis killed under slow cold fetches and restarted, default timeouts: co
     t.equal(restart.status500, 0)
     t.ok(restart.recoverySeconds !== null && restart.recoverySeconds < 5,
       `cached and cold profiles answered on both instances ${restart.recoverySeconds} s after Redis was back`)
-    for (const r of report.reconcile) t.equal(r.charged, r.upstreamRequests, `account ${r.account}: charges exact`)
+    for (const r of report.reconcile) {
+      t.ok(r.charged >= r.upstreamRequests && r.charged <= r.upstreamRequests + r.cut, `account ${r.account}: ` +
+        `charged ${r.charged}, ${r.upstreamRequests} reached the upstream, ${r.cut} cut by a fault`)
+    }
   })

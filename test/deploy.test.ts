@@ -30,7 +30,8 @@ t.test('nginx with TLS in front of two instances on one Redis and one cache dire
       `the unit it fetched is cached for every process of both instances (${report.shared.answers.join(' ')}; ` +
       `directly ${report.shared.direct.join(' ')})`)
     t.same([report.shared.upstreamRequests, report.shared.charged], [0, 0], 'nothing fetched or charged again')
-    t.ok(report.rolling.requests > 100, `${report.rolling.requests} requests during the rolling restart`)
+    // the load went on through the restarts (a figure of how many would follow the machine's speed)
+    t.ok(report.rolling.duringFaults >= 12, `${report.rolling.duringFaults} answers while the instances restarted`)
     t.equal(report.rolling.failed, 0, `a rolling restart of both instances: none failed (${
       report.rolling.events.join('; ')})`)
     t.ok(report.kill.failed <= 2, `an instance killed: at most 2 failed (${report.kill.failed}: ${

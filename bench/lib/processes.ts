@@ -23,7 +23,13 @@ export function freePort (): Promise<number> {
   })
 }
 
-export async function waitFor (what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+/**
+ * Until `check` says yes. What it waits for either comes or never does (a process that cannot start,
+ * a fault that is not mended): the default bound only turns "never" into a message, so it is long
+ * enough for a machine shared with others (an instance's start took 20 s at a load of 9), and shorter
+ * than a test file's 120 s.
+ */
+export async function waitFor (what: string, check: () => Promise<boolean>, timeoutMs = 90_000): Promise<void> {
   const until = Date.now() + timeoutMs
   for (;;) {
     if (await check().catch(() => false)) return

@@ -9,6 +9,7 @@
 import type { Worker } from 'node:cluster'
 import { AggregatorRegistry, Counter, Gauge, Registry, type MetricValue } from 'prom-client'
 import { ExactSum } from './exact-sum.js'
+import { withinMs } from '../timers.js'
 import type { HostState, MetricsJson, ToProcess } from './messages.js'
 
 /** How long a scrape waits for the processes; one that has not answered by then counts as last heard. */
@@ -20,7 +21,6 @@ type Sample = MetricValue<string> & { metricName?: string }
 
 interface Gathering {
   waiting: number
-  timer: NodeJS.Timeout
   done: () => void
 }
 
@@ -142,17 +142,13 @@ export class HostMetrics {
   async gather (workers: Worker[]): Promise<string> {
     const id = this.#next++
     const asked = workers.filter((w) => w.isConnected())
-    await new Promise<void>((resolve) => {
-      const done = (): void => {
-        clearTimeout(gathering.timer)
-        this.#gatherings.delete(id)
-        resolve()
-      }
-      const gathering: Gathering = { waiting: asked.length, timer: setTimeout(done, GATHER_WAIT_MS), done }
-      this.#gatherings.set(id, gathering)
-      if (asked.length === 0) done()
+    const answered = new Promise<void>((resolve) => {
+      this.#gatherings.set(id, { waiting: asked.length, done: resolve })
+      if (asked.length === 0) resolve()
       for (const w of asked) w.send({ aloft: 'send-metrics', id } satisfies ToProcess)
     })
+    await withinMs(answered, GATHER_WAIT_MS, () => undefined)
+    this.#gatherings.delete(id)
     const parts: MetricsJson[] = [await this.registry.getMetricsAsJSON() as MetricsJson]
     for (const w of workers) {
       const last = this.#latest.get(w.id)

@@ -5,12 +5,12 @@
 import cluster from 'node:cluster'
 import { HostMetricsUnavailableError, type Metrics } from '../metrics.js'
 import { GATHER_WAIT_MS } from './host-metrics.js'
+import { withinMs } from '../timers.js'
 import { isMessage, type HostState, type MetricsJson, type ToPrimary, type ToProcess } from './messages.js'
 
 /**
- * A scrape waits this long for the primary (which itself waits GATHER_WAIT_MS for the processes),
- * with room for this process's own event loop to be busy when the answer comes (a process resumed
- * after a stall works through what queued meanwhile).
+ * A scrape waits this long for the primary, which itself waits GATHER_WAIT_MS for the processes and
+ * then sums what they sent: room for a primary on a busy machine.
  */
 const ASK_WAIT_MS = GATHER_WAIT_MS + 5000
 /** How often a process reports its metrics unasked (bench/cores measures what it costs). */
@@ -59,11 +59,10 @@ export function joinHost (metrics: Metrics, processes: number): HostLink {
     const silent = new HostMetricsUnavailableError('the host\'s primary did not answer with every process\'s metrics')
     if (!process.connected) throw silent
     const id = next++
-    const text = await new Promise<string | null>((resolve) => {
-      const timer = setTimeout(() => resolve(null), ASK_WAIT_MS)
-      asked.set(id, (t) => { clearTimeout(timer); resolve(t) })
+    const text = await withinMs(new Promise<string | null>((resolve) => {
+      asked.set(id, resolve)
       send({ aloft: 'host-metrics', id })
-    })
+    }), ASK_WAIT_MS, () => null)
     asked.delete(id)
     if (text === null) throw silent
     return text

@@ -12,6 +12,7 @@ import { ColumnMemo } from './column-memo.js'
 import type { GridBox, TileLayout } from './layout.js'
 import { PoolBusyError, type WorkerPool } from './pool.js'
 import { UnitCache } from './unit-cache.js'
+import { withinMs } from '../timers.js'
 
 /** A decoded unit (or block of one) in the cache. */
 export interface DecodedUnit {
@@ -224,11 +225,6 @@ export class Field {
    * A full queue counts as not ready: this instance cannot take more decoding now.
    */
   async poolReady (waitMs: number): Promise<CheckState> {
-    let timer: NodeJS.Timeout | undefined
-    const late = new Promise<CheckState>((resolve) => {
-      timer = setTimeout(() => resolve({ ok: false, reason: `the worker pool did not answer within ${waitMs} ms` }),
-        waitMs)
-    })
     const answer = this.pool.run<boolean>('ping', null).then(
       (): CheckState => ({ ok: true, reason: null }),
       (err: unknown): CheckState => ({
@@ -236,11 +232,8 @@ export class Field {
         reason: err instanceof PoolBusyError ? 'the worker pool\'s queue is full' : `the worker pool fails tasks: ${
           (err as Error).message}`
       }))
-    try {
-      return await Promise.race([answer, late])
-    } finally {
-      clearTimeout(timer)
-    }
+    return await withinMs(answer, waitMs, () => ({ ok: false, reason: `the worker pool did not answer within ${
+      waitMs} ms` }))
   }
 
   async close (): Promise<void> {

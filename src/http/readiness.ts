@@ -6,6 +6,7 @@ import { StoreUnavailableError, type AccountStore } from '../accounts/index.js'
 import type { Health, HostProcesses } from '../contract/index.js'
 import type { CheckState } from '../source/index.js'
 import type { AppDeps } from './context.js'
+import { withinMs } from '../timers.js'
 
 /** How long a probe waits for a slow check (an upstream listing, a busy pool) before calling it unavailable. */
 export const READY_WAIT_MS = 2000
@@ -27,15 +28,9 @@ async function storeState (store: AccountStore): Promise<CheckState> {
   }
 }
 
-/** A check's state, or not ok with `reason` when it has not answered within `ms`. */
+/** A check's state, or not ok with `reason` when it has not answered within `ms` (src/timers.ts). */
 async function within (check: Promise<CheckState>, ms: number, reason: string): Promise<CheckState> {
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<CheckState>((resolve) => { timer = setTimeout(() => resolve({ ok: false, reason }), ms) })
-  try {
-    return await Promise.race([check, late])
-  } finally {
-    clearTimeout(timer)
-  }
+  return await withinMs(check, ms, () => ({ ok: false, reason }))
 }
 
 /** A host short of processes still serves (this one answered): a warning, not unreadiness. */

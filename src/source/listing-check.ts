@@ -3,6 +3,7 @@
 // every `everyMs`, and a probe waits for a running listing only briefly: a readiness probe must
 // answer promptly even while the upstream hangs.
 import { UpstreamFailure } from './errors.js'
+import { withinMs } from '../timers.js'
 
 export interface CheckState {
   ok: boolean
@@ -26,11 +27,7 @@ export class ListingCheck {
     if (this.running === null && (this.last === null || this.now() - this.last.at >= this.everyMs)) {
       this.running = this.list().finally(() => { this.running = null })
     }
-    if (this.running !== null) {
-      let timer: NodeJS.Timeout | undefined
-      await Promise.race([this.running, new Promise((resolve) => { timer = setTimeout(resolve, waitMs) })])
-      clearTimeout(timer)
-    }
+    if (this.running !== null) await withinMs(this.running, waitMs, () => undefined)
     if (this.last === null) return { ok: false, reason: `no listing of the source within ${waitMs} ms yet` }
     return { ok: this.last.ok, reason: this.last.reason }
   }

@@ -201,8 +201,10 @@ t.test('a service that does not answer is an UnreachableError, within the timeou
   const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`
   const started = performance.now()
   const err = await refusal(createClient({ baseUrl: url, timeoutMs: 300 }).health())
+  const ms = performance.now() - started
   t.ok(err instanceof UnreachableError)
-  t.ok(performance.now() - started < 5000)
+  // by its own 300 ms: not before, and not by fetch's own 300 s headers timeout (a tenth of it tells them apart)
+  t.ok(ms >= 290 && ms < 30_000, `after ${ms.toFixed(0)} ms`)
   t.match((err as Error).message, /did not answer/)
 })
 
@@ -221,7 +223,7 @@ t.test('an abort during the wait before a retry ends the call at once', async (t
   const started = performance.now()
   const err = await refusal(createClient({ baseUrl: busy.url }).capabilities({ signal: controller.signal }))
   t.equal(err, reason)
-  t.ok(performance.now() - started < 5000, 'not the 30 s Retry-After')
+  t.ok(performance.now() - started < 30_000 / 2, 'not the 30 s Retry-After')
   t.equal(busy.hits(), 1)
 })
 

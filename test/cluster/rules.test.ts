@@ -37,7 +37,8 @@ t.test('an exact sum is the correctly rounded sum, whatever the order of its par
   t.ok(new Set(plain).size > 1, `a plain sum moves with the order (${plain.join(', ')}): why the host keeps exact sums`)
 })
 
-t.test('the host\'s counters never go back: a stalled process as last heard, a dead one kept, exact sums', async (t) => {
+t.test('the host\'s counters never go back: a stalled process as last heard, a dead one kept, exact sums',
+  async (t) => {
   const host = new HostMetrics()
   const counter = (value: number) => [{ name: 'x_seconds_total', help: 'x', type: 'counter', aggregator: 'sum',
     values: [{ labels: { route: 'r' }, value }] }] as unknown as MetricsJson
@@ -54,7 +55,7 @@ t.test('the host\'s counters never go back: a stalled process as last heard, a d
   host.received(-1, 3, counter(0))
   t.equal(await read([{ id: 1 }, { id: 3 }]), both, 'a dead process\'s share stays; its replacement starts at 0')
   host.received(-1, 1, counter(0.05))
-  t.equal(await read([{ id: 1 }, { id: 3 }]), both, 'a value lower than before (a bug, or a process\'s reset) never shows')
+  t.equal(await read([{ id: 1 }, { id: 3 }]), both, 'a value lower than before (a bug, a reset) never shows')
   host.received(-1, 1, counter(1))
   t.equal(await read([{ id: 1 }, { id: 3 }]), 1.2, 'and a higher one does')
 })

@@ -86,7 +86,7 @@ export async function startTestService (t: Test, options: TestServiceOptions = {
  * The first 200 of /readyz, polled: a fresh instance is not ready until its worker threads run
  * (seconds on a loaded machine). Throws after `withinMs`.
  */
-export async function untilReady (url: string, withinMs = 20_000): Promise<Response> {
+export async function untilReady (url: string, withinMs = 90_000): Promise<Response> {
   const deadline = Date.now() + withinMs
   for (;;) {
     const res = await fetch(`${url}/readyz`)

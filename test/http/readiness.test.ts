@@ -74,12 +74,14 @@ t.test('a mirror emptied after start: 503, the source holds no runs', async (t) 
 
 t.test('a hanging upstream: the probe still answers within its wait, not ready', async (t) => {
   const up = await startSampleUpstream(t)
-  up.server.fail({ match: '/pub/data/nccf/com/gfs/prod/', mode: { slowMs: READY_WAIT_MS + 3000 } })
+  // the listing hangs far longer than the probe waits: an answer before half of it is the probe's own wait
+  const HANG_MS = 30 * READY_WAIT_MS
+  up.server.fail({ match: '/pub/data/nccf/com/gfs/prod/', mode: { slowMs: HANG_MS } })
   const svc = await startTestService(t, { env: { ALOFT_SOURCE: `filter:${up.server.filterUrl}` } })
   const started = Date.now()
   const r = await ready(svc.url)
   const elapsed = Date.now() - started
-  t.ok(elapsed < READY_WAIT_MS + 1500, `answered in ${elapsed} ms`)
+  t.ok(elapsed >= READY_WAIT_MS && elapsed < HANG_MS / 2, `answered in ${elapsed} ms, after its own wait`)
   t.equal(r.status, 503)
   t.equal(r.body.reasons?.source, `no listing of the source within ${READY_WAIT_MS} ms yet`)
 })

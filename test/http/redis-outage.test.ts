@@ -21,7 +21,8 @@ t.test('with Redis down, requests get a prompt 503 with Retry-After, then recove
     const started = Date.now()
     const res = await fetch(`${svc.url}${path}`, { headers: { 'x-api-key': key } })
     const elapsed = Date.now() - started
-    t.ok(elapsed < 3000, `${path} answered in ${elapsed} ms`)
+    // by the store's own 1 s timeout, not by waiting for Redis (ten of them tell the two apart on any machine)
+    t.ok(elapsed < 10_000, `${path} answered in ${elapsed} ms`)
     t.match(res.headers.get('retry-after'), /^[1-9]\d*$/)
     await expectProblem(t, res, { status: 503, code: 'service_unavailable' })
   }

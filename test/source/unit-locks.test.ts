@@ -55,6 +55,8 @@ t.test('a fetch waiting on a holder that died takes the fetch over when the lock
   const unit = await h.source.fetch(r, { accountId: h.account })
   const waited = Date.now() - started
   t.equal(unit.fromCache, false, 'fetched by this instance')
-  t.ok(waited >= 500 && waited < 3000, `after the lock expired (${waited} ms)`)
+  // it waited for the lock (600 ms) rather than ignoring it; had it not taken the fetch over, it would have
+  // given up at its deadline with source_busy
+  t.ok(waited >= 500, `after the lock expired (${waited} ms)`)
   t.equal((await h.store.allowance(h.account)).upstream_attempts, 1)
 })

@@ -119,7 +119,8 @@ function redisKilledUnderColdFetches ({ redis, upstream, traffic, keys, bodies }
       const mend = upstream.fail({ match: /filter_gfs/, mode: { slowMs: 1000 } })
       // more cold fetches than the limiter has slots (4), so every slot is held at the kill
       for (let k = 0; k < 8; k++) {
-        void traffic.send('cold', '/v1/atmosphere/profile', post(keys[k % ACCOUNTS], '', bodies.cold(k % ACCOUNTS)))
+        void traffic.send('cold', '/v1/atmosphere/profile', post(keys[k % ACCOUNTS], '', bodies.cold(k % ACCOUNTS)),
+          k % ACCOUNTS)
       }
       await sleep(400)
       await redis.kill()

@@ -13,6 +13,8 @@ export interface Outcome {
   at: number
   phase: string
   kind: string
+  /** The account the request was made for (its key), when it had one. */
+  account?: number
   instance: number
   /** HTTP status, or 0 for a connection failure. */
   status: number
@@ -45,7 +47,7 @@ export class Traffic {
   }
 
   /** One request as a client behind a load balancer sends it: a refused connection fails over. */
-  async send (kind: string, path: string, init: RequestInit): Promise<void> {
+  async send (kind: string, path: string, init: RequestInit, account?: number): Promise<void> {
     const instances = this.instances
     for (let attempt = 0; attempt < 2; attempt++) {
       const up = this.live()
@@ -53,8 +55,8 @@ export class Traffic {
       const inst = instances[index]
       const t0 = Date.now()
       // an outcome belongs to the phase in which its answer arrived (the fault it met)
-      const base = (): Pick<Outcome, 'at' | 'phase' | 'kind' | 'instance'> => ({ at: t0 - this.started,
-        phase: this.phase, kind, instance: index })
+      const base = (): Pick<Outcome, 'at' | 'phase' | 'kind' | 'account' | 'instance'> => ({ at: t0 - this.started,
+        phase: this.phase, kind, account, instance: index })
       this.inFlight[index]++
       this.sentTo[index]++
       try {
@@ -89,7 +91,7 @@ export class Traffic {
       while (this.running) {
         const a = n % ACCOUNTS
         const { path, init } = make(a)
-        const p = this.send(kind, path, init).finally(() => pending.delete(p))
+        const p = this.send(kind, path, init, a).finally(() => pending.delete(p))
         pending.add(p)
         n++
         const due = t0 + (n * 1000) / perSecond

@@ -21,6 +21,8 @@ export interface PhaseReport {
   failed: number
   /** Requests nginx sent to a second instance ($upstream_addr names two). */
   retried: number
+  /** Answers that ended while the faults were under way (from the first fault to the fleet whole again). */
+  duringFaults: number
   p50Ms: number
   p99Ms: number
   maxMs: number
@@ -50,6 +52,8 @@ export class Fleet {
       this.log(`${name}: ${events[events.length - 1]}`)
     }
     let running = true
+    let faultsFrom = 0
+    let faultsTo = 0
     const load = Promise.all(Array.from({ length: CLIENTS }, async (_, k) => {
       const ask = client(this.pem, `127.0.11.${k + 1}`)
       for (let n = 0; running; n++) {
@@ -61,7 +65,9 @@ export class Fleet {
     }))
     try {
       await waitFor(`${name}: load under way`, async () => answers.length >= 2 * CLIENTS)
+      faultsFrom = Date.now()
       await faults(event)
+      faultsTo = Date.now()
       // the load goes on a moment with the fleet whole again
       const settled = answers.length
       await waitFor(`${name}: load after the faults`, async () => answers.length >= settled + 2 * CLIENTS)
@@ -78,6 +84,7 @@ export class Fleet {
       failed: answers.filter((a) => a.status !== 200).length,
       // a request nginx sent to a second instance names both in $upstream_addr
       retried: lines.filter((l) => /upstream=\S+, /.test(l)).length,
+      duringFaults: answers.filter((a) => a.at >= faultsFrom && a.at <= faultsTo).length,
       p50Ms: percentile(ms, 50),
       p99Ms: percentile(ms, 99),
       maxMs: ms[ms.length - 1] ?? 0,

@@ -8,7 +8,8 @@ import { connect } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { ownerOf } from '../socket-owner.js'
 
-export interface Answer { status: number, body: string, ms: number }
+/** An answer: its status and body, how long it took, and when it ended (epoch ms). */
+export interface Answer { status: number, body: string, ms: number, at: number }
 
 export type Ask = (url: string, options?: { headers?: Record<string, string>, method?: string, body?: string }) =>
 Promise<Answer>
@@ -22,10 +23,10 @@ export function client (pem: string, address: string): Ask {
       let body = ''
       res.setEncoding('utf8')
       res.on('data', (d: string) => { body += d })
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, ms: performance.now() - t0 }))
-      res.on('error', () => resolve({ status: 0, body, ms: performance.now() - t0 }))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, ms: performance.now() - t0, at: Date.now() }))
+      res.on('error', () => resolve({ status: 0, body, ms: performance.now() - t0, at: Date.now() }))
     })
-    req.on('error', (err) => resolve({ status: 0, body: err.message, ms: performance.now() - t0 }))
+    req.on('error', (err) => resolve({ status: 0, body: err.message, ms: performance.now() - t0, at: Date.now() }))
     req.end(options.body)
   })
 }

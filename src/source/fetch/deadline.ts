@@ -1,6 +1,7 @@
 // One deadline for everything a request waits for upstream data (the fetch queue, another
 // request's fetch, the limiter, retries): past it, source_busy.
 import { SourceError } from '../errors.js'
+import { withinMs } from '../../timers.js'
 
 /** Why a waiter gave up: the deadline passed. */
 export function pastDeadline (deadlineMs: number): SourceError {
@@ -10,15 +11,10 @@ export function pastDeadline (deadlineMs: number): SourceError {
   })
 }
 
-/** `promise`, or a rejection with `onExpire()` at `deadline` (epoch ms), whichever comes first. */
+/**
+ * `promise`, or a rejection with `onExpire()` at `deadline` (epoch ms), whichever comes first (an
+ * answer that arrived by then counts, though a busy loop has not read it yet: src/timers.ts).
+ */
 export async function beforeDeadline<T> (promise: Promise<T>, deadline: number, onExpire: () => Error): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(onExpire()), Math.max(0, deadline - Date.now()))
-  })
-  try {
-    return await Promise.race([promise, expired])
-  } finally {
-    clearTimeout(timer)
-  }
+  return await withinMs(promise, deadline - Date.now(), () => { throw onExpire() })
 }
