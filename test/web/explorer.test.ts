@@ -1,11 +1,12 @@
 // The explorer in a real browser (headless Chromium) on the bundled GFS sample: what a person sees
 // after entering the key and asking for a profile and a flight, checked against the API's JSON.
 // Also what the page says when something is wrong: keys that do not work, malformed times, a
-// 400's entries at the inputs they name. (The map's own behaviour: map.test.ts.)
+// 400's entries at the inputs they name; that the page fits a desktop's window and a phone's. (The
+// map's own behaviour: map.test.ts.)
 import t from 'tap'
 import { readFile } from 'node:fs/promises'
 import { startTestService } from '../helpers/service.js'
-import { noBrowser, openPage } from '../helpers/browser.js'
+import { noBrowser, openPage, type OpenPage } from '../helpers/browser.js'
 import { FLIGHT, HEIGHTS, PROFILE, api, askFlight, askProfile, useKey, values } from '../helpers/explorer-page.js'
 
 const skip = noBrowser()
@@ -16,6 +17,30 @@ const problem = (status: number, code: string, title: string, extra: object = {}
   status, contentType: 'application/problem+json',
   body: JSON.stringify({ type: `/problems/${code}`, title, status, code, request_id: 'test', detail: null, ...extra })
 })
+
+/**
+ * How the page sits in its window: how wide it scrolls, and each box whose right edge runs past its
+ * container's content (boxes inside the map, which clips them, or the table's wrapper, which scrolls, may).
+ */
+const fit = (p: OpenPage): Promise<{ scrollWidth: number, innerWidth: number, past: string[] }> =>
+  p.page.evaluate(() => {
+    const g = globalThis as any
+    const clipped = (e: any): boolean => e.parentElement !== g.document.body &&
+      (g.getComputedStyle(e.parentElement).overflowX !== 'visible' || clipped(e.parentElement))
+    const past: any[] = [...g.document.body.querySelectorAll('*')].filter((e: any) => {
+      const box = e.getBoundingClientRect()
+      if ((box.width === 0 && box.height === 0) || clipped(e)) return false
+      const parent = e.parentElement
+      const style = g.getComputedStyle(parent)
+      const inner = parent.getBoundingClientRect().right - parseFloat(style.borderRightWidth) -
+        parseFloat(style.paddingRight)
+      return box.right > inner + 0.5
+    })
+    const name = (e: any): string => e.tagName.toLowerCase() + (e.id === '' ? '' : `#${e.id}`) +
+      [...e.classList].map((c) => `.${c}`).join('')
+    return { scrollWidth: g.document.documentElement.scrollWidth, innerWidth: g.innerWidth,
+      past: past.map((e: any) => `${name(e)} in ${name(e.parentElement)}`) }
+  })
 
 t.test('the explorer in Chromium', { skip: skip ?? false }, async (t) => {
   const svc = await startTestService(t)
@@ -357,6 +382,31 @@ t.test('the explorer in Chromium', { skip: skip ?? false }, async (t) => {
       t.same(p.errors, [], 'no console errors')
     })
   })
+
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    t.test(`${viewport.width} px wide: no sideways scroll, nothing past its panel, whatever is shown`, async (t) => {
+      const p = await openPage(t, `${svc.url}/`, undefined, viewport)
+      const fits = async (shown: string): Promise<void> => {
+        const { scrollWidth, innerWidth, past } = await fit(p)
+        t.ok(scrollWidth <= innerWidth, `${shown}: the page is ${scrollWidth} px wide in a ${innerWidth} px window`)
+        t.same(past, [], `${shown}: no box runs past its container`)
+      }
+      await fits('as it opens')
+      t.equal(await useKey(p, key), 'ok', 'the key works')
+      await fits('the key checked')
+      await askProfile(p, HEIGHTS)
+      await p.page.waitForSelector('#chart-temperature svg .point')
+      await fits('a profile')
+      await askFlight(p)
+      await p.page.waitForSelector('#map path.path.descent')
+      await fits('a flight')
+      await p.page.fill('#f-ascent', '0')
+      await p.page.click('#flight-submit')
+      await p.page.waitForSelector('#f-ascent-error')
+      await fits('a refusal at its input')
+      t.same(p.errors.filter((e) => !/status of 400/.test(e)), [], 'no console errors but the 400')
+    })
+  }
 
   t.test('the key stays in the tab unless kept for the session', async (t) => {
     const p = await openPage(t, `${svc.url}/`)
