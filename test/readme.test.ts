@@ -3,8 +3,10 @@
 // ```sh block by bash (curl failing on any HTTP error, as `--fail-with-body` makes it; `aloft` on
 // the PATH as `npm link` puts it), the ```python block where pyarrow is importable, the ```js block
 // with node. Blocks that are not meant to run carry another fence language: ```console (what
-// starts the demo, the suite, a failed start), ```json and ```text (answers, usage, layout). The
-// valid times and exit codes the README lists are those the code has. One demo serves every test.
+// starts the demo, the suite, a failed start), ```json and ```text (answers, usage, layout); but the
+// Clients install block, a ```console block too, is run as pasted by tests of its own, offline, with
+// each python3. The valid times and exit codes the README lists are those the code has. One demo
+// serves every test.
 import t, { type Test } from 'tap'
 import { execFile, execFileSync } from 'node:child_process'
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -14,7 +16,9 @@ import { promisify } from 'node:util'
 import { EXIT_CODES } from '../src/cli/exit-codes.js'
 import { MAIN, ROOT } from './helpers/cli.js'
 import { startDemo } from './helpers/demo.js'
-import { installWheel, PYTHON, pythonClientMissing } from './helpers/python-client.js'
+import {
+  DEBIAN, type Installed, installAsWritten, type Python, pythonMissing, PYTHONS, pythonTest
+} from './helpers/python-client.js'
 
 const exec = promisify(execFile)
 const readme = await readFile(`${ROOT}README.md`, 'utf8')
@@ -178,13 +182,36 @@ t.test('every python block is Python, and each reads the demo\'s exports', {
   t.match(clientPython[0].code, /aloft\.Client\(\)/, 'the client reads them itself')
 })
 
-t.test('the Clients python block runs as pasted with the aloft wheel installed, and prints what it shows', {
-  skip: pythonClientMissing()
-}, async (t) => {
+/** The Clients install block, the one before the Clients python block; each python3's environment made by it. */
+const clientInstall = blocks[blocks.indexOf(clientPython[0]) - 1]
+const installs = new Map<Python, Promise<Installed>>()
+function installed (python: Python): Promise<Installed> {
+  const made = installs.get(python) ?? installAsWritten(t, clientInstall.code, python)
+  installs.set(python, made)
+  return made
+}
+
+t.test('the Clients install block is a console block of venv and pip lines', async (t) => {
+  t.equal(clientInstall.lang, 'console')
+  t.match(clientInstall.code, /^\$ python3 -m venv [^\n]*\n\$ pip install [^\n]*\.\/clients\/python\n/)
+})
+
+for (const python of PYTHONS) {
+  pythonTest(t, `the Clients install block runs as pasted, offline, with ${python.name}`, pythonMissing(python),
+    async (t) => {
+      const { code, stderr, python: inside, work } = await installed(python)
+      t.equal(code, 0, 'exit code', { stderr: stderr.slice(-3000) })
+      const { stdout } = await exec(inside, ['-c', 'import aloft; print(aloft.__version__)'], { cwd: work })
+      t.match(stdout, /^\d+\.\d+\.\d+$/m, 'aloft imports in the environment it made')
+    })
+}
+
+pythonTest(t, 'the Clients python block runs as pasted where the install block put the client (Debian\'s python3, ' +
+  'its pandas), and prints what it shows', pythonMissing(DEBIAN, ['pandas']), async (t) => {
   const { cwd, env } = await shell(t)
-  const { site } = await installWheel(t)
+  const { python } = await installed(DEBIAN)
   const [b] = clientPython
-  const { stdout } = await exec(PYTHON, ['-c', b.code], { cwd, env: { ...env, PYTHONPATH: site }, encoding: 'utf8' })
+  const { stdout } = await exec(python, ['-c', b.code], { cwd, env, encoding: 'utf8' })
   const shown = blocks[blocks.indexOf(b) + 1]
   t.equal(shown.lang, 'text', 'what it prints is shown after it')
   for (const line of shown.code.trimEnd().split('\n')) {

@@ -1,9 +1,10 @@
-// The Python client (clients/python) as a user gets it: the wheel built offline with Debian's
-// python3 (`python3 -m pip wheel --no-build-isolation --no-deps ./clients/python`), installed into
-// a folder of its own, and its tests (clients/python/tests) run from there against the demo on a
-// free port and a second demo limited to 1 request a second. Each Python test is one assertion
-// here; a skipped one (the Arrow frame, where pyarrow is not importable) is reported as skipped.
-import t from 'tap'
+// The Python client (clients/python) as a user gets it: installed offline by its README's install
+// block, run as pasted with Debian's python3 (whose environment lends it Debian's pandas), and its
+// tests (clients/python/tests) run from that environment against the demo on a free port and a
+// second demo limited to 1 request a second. Each Python test is one assertion here; a skipped one
+// (the Arrow frame, where pyarrow is not importable) is reported as skipped. How it installs, with
+// which Pythons, and what it installs: python-install.test.ts.
+import t, { type Test } from 'tap'
 import { execFile } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -11,15 +12,12 @@ import { promisify } from 'node:util'
 import { createClient, describeProblem, ProblemError } from '../../clients/typescript/src/index.js'
 import { startDemo } from '../helpers/demo.js'
 import { repoPath } from '../helpers/paths.js'
-import { installWheel, PYTHON, pythonClientMissing } from '../helpers/python-client.js'
+import { consoleBlock, DEBIAN, installAsWritten, pythonMissing, pythonTest } from '../helpers/python-client.js'
 
 const exec = promisify(execFile)
 
-const why = pythonClientMissing()
-// CI installs them: there a missing one is a failure, not a skip
-if (why !== false && process.env.ALOFT_EXPECT_PYTHON_CLIENT === '1') t.fail(why)
-if (why !== false) t.test('the Python client', { skip: why }, async () => {})
-else await suite()
+pythonTest(t, 'the Python client\'s tests, installed as its README writes it with Debian\'s python3',
+  pythonMissing(DEBIAN, ['pandas']), suite)
 
 /**
  * Problems the service answered, and made ones for every kind of field error, with the TypeScript
@@ -86,18 +84,20 @@ async function messageCases (url: string, key: string): Promise<unknown[]> {
   return cases
 }
 
-async function suite (): Promise<void> {
-  const { wheel, site, work } = await installWheel(t)
+async function suite (t: Test): Promise<void> {
+  const block = consoleBlock(await readFile(repoPath('clients/python/README.md'), 'utf8'))
+  const { code, stderr, python, site, work } = await installAsWritten(t, block, DEBIAN)
+  if (code !== 0) { t.fail('the README\'s install block failed', { stderr }); return }
   const [demo, slow] = await Promise.all([
     startDemo(t), startDemo(t, { ALOFT_RATE_PER_SECOND: '1', ALOFT_RATE_BURST: '1' })
   ])
   const cases = join(work, 'message-cases.json')
   await writeFile(cases, JSON.stringify(await messageCases(demo.url, demo.exports.ALOFT_API_KEY)))
 
-  const run = await exec(PYTHON, [repoPath('clients/python/tests/run.py')], {
+  const run = await exec(python, [repoPath('clients/python/tests/run.py')], {
     cwd: work,
     env: {
-      PATH: process.env.PATH ?? '', PYTHONPATH: site, PYTHONDONTWRITEBYTECODE: '1', ALOFT_WHEEL_SITE: site,
+      PATH: process.env.PATH ?? '', PYTHONDONTWRITEBYTECODE: '1', ALOFT_WHEEL_SITE: site,
       ...demo.exports, ALOFT_SLOW_URL: slow.url, ALOFT_SLOW_KEY: slow.exports.ALOFT_API_KEY,
       ALOFT_MESSAGE_CASES: cases
     }
@@ -110,9 +110,6 @@ async function suite (): Promise<void> {
   const source = await readFile(repoPath('clients/python/tests/test_client.py'), 'utf8')
   const names = [...source.matchAll(/^ {4}def (test_\w+)/gm)].map((m) => m[1])
 
-  t.test('the wheel is pure Python, named for the package', async (t) => {
-    t.match(wheel, /^aloft_client-\d+\.\d+\.\d+-py3-none-any\.whl$/)
-  })
   t.test('every test of the Python client ran', async (t) => {
     t.ok(names.length >= 25, `${names.length} Python tests`)
     t.same(names.filter((name) => !results.has(name)), [], 'none missing', { stderr: run.stderr.slice(-3000) })
