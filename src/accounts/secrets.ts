@@ -32,16 +32,24 @@ export function looksLikeSecret (candidate: string): boolean {
 
 /**
  * Anything shaped like a key (`aloft_` and at least 16 characters of the secret's alphabet, a cut
- * key too, percent-escapes included) replaced by `aloft_[redacted]`: for every path, query and
- * detail that is logged or echoed, whatever the shape of the path it came in (docs/DESIGN.md §10).
- * A capital or a digit among them tells a key (random base64url: all but surely has one in 16
- * characters) from aloft's own names (`aloft_http_requests_total`), which have none.
+ * key too) in any spelling a URL may give it — any of its characters percent-escaped, in either hex
+ * case — replaced by `aloft_[redacted]`: for every path, query and detail that is logged or echoed,
+ * whatever the shape of the path it came in (docs/DESIGN.md §10). A capital or a digit among them
+ * tells a key (random base64url: all but surely has one in 16 characters) from aloft's own names
+ * (`aloft_http_requests_total`), which have none.
  */
 export function redactSecrets (text: string): string {
-  return text.includes('aloft') ? text.replace(KEY_SHAPED, REDACTED) : text
+  return text.includes('aloft') || text.includes('%') ? text.replace(KEY_SHAPED, REDACTED) : text
 }
 
-const KEY_SHAPED = /aloft(?:_|%5[fF])(?=[A-Za-z0-9_%-]*[A-Z0-9])(?:[A-Za-z0-9_-]|%[0-9A-Fa-f]{2}){16,}/g
+/** A character as written, or percent-escaped (`%6c`, `%6C`): a path means the same either way. */
+function anySpelling (c: string): string {
+  const [high, low] = c.charCodeAt(0).toString(16)
+  return `(?:${c}|%${high}[${low}${low.toUpperCase()}])`
+}
+
+const KEY_SHAPED = new RegExp([...SECRET_PREFIX].map(anySpelling).join('') +
+  '(?=[A-Za-z0-9_%-]*[A-Z0-9])(?:[A-Za-z0-9_-]|%[0-9A-Fa-f]{2}){16,}', 'g')
 const REDACTED = 'aloft_[redacted]'
 
 /** Constant-time equality of two hex hashes. */

@@ -100,9 +100,11 @@ export const VARIABLES: readonly VariableSpec[] = [
   },
   {
     name: 'ALOFT_TRUSTED_PROXIES', default: '',
-    about: 'the reverse proxies in front of aloft, as addresses or CIDR blocks, comma-separated (e.g. 127.0.0.1, ' +
-      '10.0.0.0/8): for a request from one of them the client is the right-most address of X-Forwarded-For (or ' +
-      'Forwarded: for=) that is not one of them; unset: every peer is the client and those headers are ignored'
+    about: 'the reverse proxies in front of aloft, each by its own address (or a CIDR block holding proxies only), ' +
+      'comma-separated (e.g. 127.0.0.1, the proxy\'s own address): for a request from one of them the client is the ' +
+      'right-most address of X-Forwarded-For (or Forwarded: for=) that is not one of them; a client whose own ' +
+      'address is listed is believed too, and chooses whom it is counted as; unset: every peer is the client and ' +
+      'those headers are ignored'
   },
   {
     name: 'ALOFT_MAX_IN_FLIGHT', default: '256',

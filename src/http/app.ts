@@ -9,9 +9,10 @@
 //   request-metrics.ts  once the answer closes: its metric series and log line
 //   fail.ts             where every error of a request ends (problems rendered by problem.ts)
 // That is docs/DESIGN.md §3's order: route → key → rate → body → handler.
+import type { Duplex } from 'node:stream'
 import { type Listener, type RouteSpec, servedRoutes } from '../contract/index.js'
 import { Capacity } from './capacity.js'
-import type { ClientErrorListener } from './client-error.js'
+import { answerClientError, type ClientErrorAnswers } from './client-error.js'
 import type { AppDeps } from './context.js'
 import { requestMetrics } from './request-metrics.js'
 import { requestStart } from './request-start.js'
@@ -28,8 +29,8 @@ export interface App {
   draining: boolean
   /** Requests not yet answered. */
   inFlight: () => number
-  /** Logs and counts an answer Node's parser made us send before any request existed (client-error.ts). */
-  clientErrorAnswered: ClientErrorListener
+  /** The server's 'clientError' listener: Node's own refusals answered, in their path's shape, logged and counted. */
+  clientError: (err: NodeJS.ErrnoException, socket: Duplex) => void
   /** Stops the app's own timers (the write watch). */
   stop: () => void
 }
@@ -45,6 +46,7 @@ export function createApp (deps: AppDeps, listener: Listener = 'service'): App {
   if (listener === 'service') deps.metrics.readCapacity(() => ({ ...capacity.state, waiting: tawhiri.waiting }))
   const start = requestStart(deps, capacity, lookup, metrics.ended)
   const router = buildRouter(routes, lookup, start.begin, deps, { capacity, tawhiri })
+  const clientErrors: ClientErrorAnswers = { refusalOf: lookup.refusalOf, answered: metrics.clientErrorAnswered }
   return {
     handler: requestListener(router, start.begin, deps.logger),
     routes,
@@ -52,7 +54,7 @@ export function createApp (deps: AppDeps, listener: Listener = 'service'): App {
     get draining () { return start.draining },
     set draining (value) { start.draining = value },
     inFlight: start.inFlight,
-    clientErrorAnswered: metrics.clientErrorAnswered,
+    clientError: (err, socket) => answerClientError(err, socket, clientErrors),
     stop: start.stop
   }
 }

@@ -27,6 +27,16 @@ export interface AloftRequest extends Request {
   cutOff?: boolean
 }
 
+/**
+ * How a refusal is shaped that no route's handler shapes (a 404, a 405, a 503 before the route ran,
+ * Node's own 431): by its path, whatever the method (route-table.ts `refusalOf`).
+ */
+export interface RefusalShape {
+  /** Any origin may read it (cors.ts). */
+  cors: boolean
+  dialect?: 'tawhiri'
+}
+
 export interface Reply {
   status?: number
   body: unknown

@@ -12,9 +12,14 @@ export const CORS_READ_HEADERS = 'Retry-After, RateLimit-Limit, RateLimit-Remain
   'Content-Disposition, X-Request-Id'
 
 /** The headers that let a page on any origin read an answer (its refusals too). */
+export const ANY_ORIGIN_HEADERS: Readonly<Record<string, string>> = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': CORS_READ_HEADERS
+}
+
+/** Sets ANY_ORIGIN_HEADERS on an answer. */
 export function allowAnyOrigin (res: ServerResponse): void {
-  res.setHeader('Access-Control-Allow-Origin', '*')
-  res.setHeader('Access-Control-Expose-Headers', CORS_READ_HEADERS)
+  for (const [name, value] of Object.entries(ANY_ORIGIN_HEADERS)) res.setHeader(name, value)
 }
 
 /** The operation label (metrics, logs) of a preflight. */

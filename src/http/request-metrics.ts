@@ -5,7 +5,7 @@
 import type { ServerResponse } from 'node:http'
 import type { Logger } from '../logger.js'
 import type { Metrics } from '../metrics.js'
-import type { ClientErrorListener } from './client-error.js'
+import type { ClientErrorAnswers } from './client-error.js'
 import { CLIENT_CLOSED_REQUEST } from './client-gone.js'
 import type { AloftRequest } from './context.js'
 import { UNMATCHED_ROUTE } from './route-table.js'
@@ -19,7 +19,7 @@ export interface RequestMetrics {
   /** Records a request whose answer has closed (sent or cut off). */
   ended: (req: AloftRequest, res: ServerResponse) => void
   /** Logs and counts an answer Node's parser made us send (client-error.ts). */
-  clientErrorAnswered: ClientErrorListener
+  clientErrorAnswered: ClientErrorAnswers['answered']
 }
 
 /**

@@ -6,10 +6,9 @@
 // closes, the request's metrics and log line (request-metrics.ts).
 import type { ServerResponse } from 'node:http'
 import { randomUUID } from 'node:crypto'
-import type { RouteSpec } from '../contract/index.js'
 import { atCapacity, type Capacity } from './capacity.js'
 import { connectionCapProblem, overCap } from './connection-cap.js'
-import type { AppDeps, AloftRequest } from './context.js'
+import type { AppDeps, AloftRequest, RefusalShape } from './context.js'
 import { allowAnyOrigin } from './cors.js'
 import type { HttpProblem } from './problem.js'
 import { WriteWatch } from './write-watch.js'
@@ -31,10 +30,16 @@ export interface RequestStart {
 
 /** The routes a request's refusal is shaped for: Tawhiri's paths (their own turn, their own error shape), CORS. */
 export interface RouteShapes {
-  /** The route a path names, whatever the method (a refusal's shape is the path's). */
-  routeOf: (path: string) => RouteSpec | undefined
+  /** How a refusal on a path is shaped, whatever the method (route-table.ts). */
+  refusalOf: (path: string) => RefusalShape
   /** The paths whose requests take their slot once admitted, not here (the Tawhiri paths). */
   admittedLater: { test: (path: string) => boolean }
+}
+
+/** Gives a refusal no route's handler shapes the shape its path calls for: CORS, Tawhiri's error shape. */
+export function shapeRefusal (req: AloftRequest, res: ServerResponse, shape: RefusalShape): void {
+  if (shape.cors) allowAnyOrigin(res)
+  if (shape.dialect !== undefined) req.dialect = shape.dialect
 }
 
 /** @param ended told of each request once its answer has closed (sent or cut off) */
@@ -46,11 +51,9 @@ export function requestStart (
   let draining = false
   /** Answers not yet closed: a drain tells those whose headers are not yet sent to close their connection. */
   const open = new Set<ServerResponse>()
-  /** A refusal before any route ran, in the shape the path's route answers in. */
+  /** A refusal before any route ran, in the shape its path calls for. */
   const refuse = (req: AloftRequest, res: ServerResponse, problem: HttpProblem): HttpProblem => {
-    const route = shapes.routeOf(req.path)
-    if (route?.cors === true) allowAnyOrigin(res)
-    if (route?.dialect !== undefined) req.dialect = route.dialect
+    shapeRefusal(req, res, shapes.refusalOf(req.path))
     return problem
   }
   const writes = new WriteWatch(config.writeTimeoutMs, (res, queued) => {

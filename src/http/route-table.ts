@@ -2,20 +2,20 @@
 // handler per route (route-handler.ts), a 404 or 405 (with Allow) for what no route takes, and
 // every error to the one sink (fail.ts). Also the operation a method and path name, for the
 // metrics of requests no handler took.
+import type { ServerResponse } from 'node:http'
 import polka, { type Polka } from 'polka'
 import { parse as parsePattern } from 'regexparam'
 import { allowValue, type RouteSpec } from '../contract/index.js'
-import type { AloftRequest, AppDeps } from './context.js'
+import type { AloftRequest, AppDeps, RefusalShape } from './context.js'
 import { fail } from './fail.js'
 import { repeatCaches, routeHandlers } from './handlers.js'
 import { HttpProblem } from './problem.js'
-import type { RequestStart, RouteShapes } from './request-start.js'
+import { type RequestStart, type RouteShapes, shapeRefusal } from './request-start.js'
 import { type Admissions, routeHandler } from './route-handler.js'
 import { CORS_PREFLIGHT, corsPaths, preflight } from './cors.js'
 
 /** The metrics and log label of a request no operation takes (a 404 or 405: the status tells which). */
 export const UNMATCHED_ROUTE = 'unmatched'
-
 
 /** The served routes matched by method and path, with polka's own patterns. */
 export interface RouteLookup extends RouteShapes {
@@ -24,21 +24,37 @@ export interface RouteLookup extends RouteShapes {
    * capacity is still counted under its operation): the one style of the `route` label.
    */
   operationOf: (req: AloftRequest) => string
-  /** The 404, or the 405 with the path's `Allow`, of a request no route takes. */
-  noMatch: (req: AloftRequest) => never
+  /** The 404, or the 405 with the path's `Allow`, of a request no route takes, in the shape its path calls for. */
+  noMatch: (req: AloftRequest, res: ServerResponse) => never
 }
+
+const NO_SHAPE: RefusalShape = { cors: false }
+const TAWHIRI_SHAPE: RefusalShape = { cors: true, dialect: 'tawhiri' }
 
 export function routeLookup (routes: readonly RouteSpec[]): RouteLookup {
   const matchers = routes.map((r) => ({ route: r, pattern: parsePattern(r.path).pattern }))
+  const routeOf = (path: string): RouteSpec | undefined => matchers.find((m) => m.pattern.test(path))?.route
+  // a Tawhiri path and any path under it (polka's pattern, loose: `/tawhiri/x`, not `/tawhirix`)
+  const underTawhiri = routes.filter((r) => r.dialect === 'tawhiri').map((r) => parsePattern(r.path, true).pattern)
+  /**
+   * A path's route, whatever the method, shapes its refusals; so does a Tawhiri path for the paths under it,
+   * which a page built on a Tawhiri base URL may ask for (docs/DESIGN.md §10).
+   */
+  const refusalOf = (path: string): RefusalShape => {
+    const route = routeOf(path)
+    if (route !== undefined) return { cors: route.cors, dialect: route.dialect }
+    return underTawhiri.some((p) => p.test(path)) ? TAWHIRI_SHAPE : NO_SHAPE
+  }
   return {
-    routeOf: (path) => matchers.find((m) => m.pattern.test(path))?.route,
+    refusalOf,
     admittedLater: tawhiriPaths(matchers),
     operationOf: (req) =>
       matchers.find((m) => m.route.method === req.method && m.pattern.test(req.path))?.route.operationId ??
         (req.method === 'OPTIONS' && matchers.some((m) => m.route.cors && m.pattern.test(req.path))
           ? CORS_PREFLIGHT
           : UNMATCHED_ROUTE),
-    noMatch: (req) => {
+    noMatch: (req, res) => {
+      shapeRefusal(req, res, refusalOf(req.path))
       const allowed = matchers.filter((m) => m.pattern.test(req.path)).map((m) => m.route.method)
       if (allowed.length === 0) {
         throw new HttpProblem('not_found', { detail: `No route ${req.method} ${req.path.slice(0, 200)}.` })

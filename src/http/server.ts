@@ -10,7 +10,6 @@ import { setTimeout as sleepMs } from 'node:timers/promises'
 import type { TrustedProxy } from '../config/index.js'
 import type { Logger } from '../logger.js'
 import type { App } from './app.js'
-import { answerClientError } from './client-error.js'
 import { limitPerAddress } from './connection-cap.js'
 import { ClientAddresses } from './tawhiri/index.js'
 
@@ -62,8 +61,7 @@ export async function listen (app: App, options: HttpOptions, logger: Logger): P
     limitPerAddress(server, options.maxConnectionsPerAddress, new ClientAddresses(options.trustedProxies),
       options.onConnectionRefused)
   }
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) =>
-    answerClientError(err, socket, app.clientErrorAnswered))
+  server.on('clientError', app.clientError)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port, options.host, () => { server.off('error', reject); resolve() })

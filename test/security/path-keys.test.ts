@@ -1,7 +1,9 @@
 // No key in a log (docs/DESIGN.md §10, finding 6): a key put in a path of any shape — `//k/` (a
 // base URL ending in `/` joined to `/k/…`), `/K/`, `/k/k/`, dot segments — or in a query value
-// never reaches a log line or an answer's body. Shapes a browser would resolve work as `/k/…`.
+// never reaches a log line or an answer's body. Shapes a browser would resolve work as `/k/…`. Nor
+// does a key in any spelling (issue 50, finding 7): escaped letters, in either hex case, anywhere.
 import t from 'tap'
+import { holdsKey, keySpellings } from '../helpers/key-spellings.js'
 import { startTestService } from '../helpers/service.js'
 import { stranger } from '../helpers/stranger.js'
 
@@ -42,3 +44,20 @@ t.test('finding 6: a key in a path of any shape is in no log line and no answer'
   t.same(lines.filter((l) => l.includes(key.slice(6, 30))), [], 'no log line holds the key')
   t.ok(lines.some((l) => l.includes('aloft_[redacted]')), 'the paths are logged, the key redacted')
 })
+
+t.test('finding 7 (issue 50): a key in any spelling is taken as a key path or redacted, never logged or echoed',
+  async (t) => {
+    const svc = await startTestService(t, { env: { ALOFT_PUBLIC_TAWHIRI: 'on', ALOFT_LOG_LEVEL: 'debug' } })
+    const { key } = await svc.newAccount()
+    const who = stranger(svc.url, '127.0.6.2')
+    t.teardown(() => who.close())
+    const before = svc.logs.length
+    for (const { name, target, status } of keySpellings(key)) {
+      const answer = await who.get(target)
+      t.equal(answer.status, status, name)
+      t.notOk(holdsKey(answer.body, key), `${name}: the answer does not echo the key`)
+    }
+    const lines = svc.logs.slice(before)
+    t.same(lines.filter((l) => holdsKey(l, key)), [], 'no log line holds the key')
+    t.ok(lines.filter((l) => l.includes('aloft_[redacted]')).length >= 4, 'the paths are logged, the key redacted')
+  })

@@ -17,19 +17,25 @@ const HINTS: Partial<Record<ProblemCodeName, string>> = {
 }
 
 export function sendTawhiriError (res: ServerResponse, problem: HttpProblem, req: AloftRequest): void {
-  const { type, status } = tawhiriError(problem.code)
   const completed = Date.now()
   const started = completed - Number(process.hrtime.bigint() - req.started) / 1e6
-  const body: TawhiriError = {
-    error: { type, description: describe(problem) },
-    metadata: { start_datetime: rfc3339(Math.round(started)), complete_datetime: rfc3339(completed) }
-  }
-  const json = JSON.stringify(body)
+  const { status, json } = tawhiriErrorBody(problem, Math.round(started), completed)
   res.statusCode = status
   for (const [name, value] of Object.entries(problem.options.headers ?? {})) res.setHeader(name, String(value))
   res.setHeader('Content-Type', 'application/json')
   res.setHeader('Content-Length', Buffer.byteLength(json))
   res.end(json)
+}
+
+/** The status and JSON body of a problem in Tawhiri's shape (times in milliseconds since the epoch). */
+export function tawhiriErrorBody (problem: HttpProblem, started: number, completed: number):
+{ status: number, json: string } {
+  const { type, status } = tawhiriError(problem.code)
+  const body: TawhiriError = {
+    error: { type, description: describe(problem) },
+    metadata: { start_datetime: rfc3339(started), complete_datetime: rfc3339(completed) }
+  }
+  return { status, json: JSON.stringify(body) }
 }
 
 /** The detail, then each failing field as `name: what to change`. */

@@ -6,7 +6,7 @@
 // metrics (metrics.ts). The app's capacity, CORS and error sink are the http room's.
 export { TawhiriAdmission } from './admission.js'
 export { addressGroup, ClientAddresses } from './client.js'
-export { sendTawhiriError } from './error.js'
+export { sendTawhiriError, tawhiriErrorBody } from './error.js'
 export { tawhiriHandlers } from './handlers.js'
 export { publicModeMetrics } from './metrics.js'
-export { takePathKey } from './path-key.js'
+export { splitPathKey, takePathKey } from './path-key.js'
