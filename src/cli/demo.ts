@@ -1,6 +1,9 @@
 // `aloft demo` (npm run demo): the service offline on the bundled real 2020 GFS sample
 // (data/sample, served as a mirror), with the in-memory store, an account made at start and an
-// operator token for this run, printed as the export lines every README example reads.
+// operator token for this run, printed as the export lines every README example reads. It stops
+// with whatever started it: package.json's script execs node, so the SIGTERM or SIGINT npm forwards
+// reaches the demo itself (through a shell, SIGTERM killed only the shell and SIGINT nothing, leaving
+// the demo on its port), and a demo whose parent is gone (npm killed outright) stops itself.
 import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,7 +27,11 @@ ${exitCodesText()}`
 /** Valid times printed per line. */
 const TIMES_PER_LINE = 3
 
+/** How often the demo looks whether the process that started it is still there. */
+const PARENT_CHECK_MS = 500
+
 export async function run (args: string[]): Promise<number> {
+  const parent = process.ppid // before start-up: npm killed while the demo starts counts too
   if (wantsHelp(args)) {
     console.log(USAGE)
     return EXIT_CODES.ok.code
@@ -91,8 +98,22 @@ ${rows.join('\n')}
   also: ${service.url}/v1/atmosphere/capabilities, ${service.url}/openapi.json
   cache: ${config.cacheDir} (the units read, kept across runs; ALOFT_CACHE_DIR moves it)
   Ctrl-C stops it.`)
+  stopWithParent(parent)
   await serveUntilSignal(service)
   return EXIT_CODES.ok.code
+}
+
+/**
+ * Stops the demo as SIGTERM does once the process that started it is gone (npm killed outright): an
+ * orphaned demo would keep the port, and the next one would exit 3.
+ */
+function stopWithParent (parent: number): void {
+  const look = setInterval(() => {
+    if (process.ppid === parent) return
+    clearInterval(look)
+    process.kill(process.pid, 'SIGTERM')
+  }, PARENT_CHECK_MS)
+  look.unref()
 }
 
 /** The base URL a Tawhiri client is given: without a key in public mode, and with this run's key. */

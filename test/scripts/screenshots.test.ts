@@ -10,10 +10,11 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { noBrowser } from '../helpers/browser.js'
 import { ROOT } from '../helpers/paths.js'
+import { linesDiffer } from '../helpers/shown-output.js'
 
 const exec = promisify(execFile)
 const readme = await readFile(`${ROOT}README.md`, 'utf8')
-const command = /^\$ (npm run screenshots -- --page .+)$/m.exec(readme)?.[1] ?? ''
+const [, command = '', shown = ''] = /^\$ (npm run screenshots -- --page .+)\n((?:[^$`\n][^\n]*\n)*)/m.exec(readme) ?? []
 
 t.test('the README\'s whole-page picture is taken once the page has its coverage and its map', {
   skip: noBrowser() ?? false
@@ -31,4 +32,5 @@ t.test('the README\'s whole-page picture is taken once the page has its coverage
   t.ok(png.readUInt32BE(20) > 900, `the whole page, longer than the window (${png.readUInt32BE(20)} px)`)
   t.match(stdout, /48\.00…56\.00° N, 13\.00…25\.00° E\./, 'the coverage was on the page')
   t.match(stdout, 'the natural-earth map', 'and the bundled map')
+  t.equal(linesDiffer(shown, stdout), null, 'it printed what the README shows', { printed: stdout })
 })
