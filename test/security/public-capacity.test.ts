@@ -71,7 +71,8 @@ t.test('finding 1: two keyless addresses flooding /api/datasetcheck take nothing
     `${count(f, 200)} × 200`).join(', ')})`)
   t.equal(count(profiles, 200), profiles.length, `the key holder's profiles: ${profiles.join(' ')}`)
   t.equal(count(strangers, 200), strangers.length, `another stranger's requests: ${strangers.join(' ')}`)
-  t.equal(count(ready, 200), ready.length, `/readyz: ${ready.join(' ')}${notReady.length > 0 ? ` (${notReady[0]})` : ''}`)
+  const why = notReady.length > 0 ? ` (${notReady[0]})` : ''
+  t.equal(count(ready, 200), ready.length, `/readyz: ${ready.join(' ')}${why}`)
 })
 
 t.test('finding 1: a key holder flooding /k/<key>/… waits its turn without holding a slot', async (t) => {
