@@ -1,5 +1,7 @@
-// Child processes: every one we start is killed when we leave, however we leave; and the first
-// JSON line a child prints (how the server and load generator children answer).
+// Child processes: every one we start is killed when we leave, however we leave (a signal included:
+// tap ends a test file that ran out of time with SIGALRM, and a server it had started must not serve
+// on, holding its port and Redis, for hours); and the first JSON line a child prints (how the server
+// and load generator children answer).
 import type { ChildProcess } from 'node:child_process'
 import { createInterface } from 'node:readline'
 
@@ -8,11 +10,13 @@ function killAll (): void {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL')
 }
 process.on('exit', killAll)
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => { killAll(); process.exit(130) })
 }
+// tap reports a timed-out file's handles on SIGALRM and ends it itself: the children go first
+process.on('SIGALRM', killAll)
 
-export function track (child: ChildProcess): ChildProcess {
+export function track<T extends ChildProcess> (child: T): T {
   children.add(child)
   child.once('exit', () => children.delete(child))
   return child

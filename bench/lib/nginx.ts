@@ -8,6 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { REPO, waitFor } from './processes.js'
+import { track } from './children.js'
 import { connect } from 'node:net'
 
 const run = promisify(execFile)
@@ -74,8 +75,8 @@ export async function startNginx (dir: string, upstreams: string[], port: number
     `  scgi_temp_path ${join(dir, 'scgi')};`,
     `  include ${join(dir, 'aloft.conf')};`,
     '}', ''].join('\n'))
-  const child: ChildProcess = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'],
-    { stdio: ['ignore', 'ignore', 'pipe'] })
+  const child: ChildProcess = track(spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'],
+    { stdio: ['ignore', 'ignore', 'pipe'] }))
   let errors = ''
   child.stderr?.on('data', (d) => { errors += String(d) })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))

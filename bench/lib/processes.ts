@@ -7,6 +7,7 @@ import { connect, createServer } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { track } from './children.js'
 
 /** The repository root, from dist/bench/lib/*.js or bench/lib/*.ts alike. */
 export const REPO = fileURLToPath(
@@ -44,9 +45,9 @@ export class ThrowawayRedis {
   constructor (readonly port: number, readonly dir: string) {}
   get url (): string { return `redis://127.0.0.1:${this.port}` }
   async start (): Promise<void> {
-    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '',
+    this.child = track(spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '',
       '--appendonly', 'yes', '--appendfsync', 'always', '--dir', this.dir, '--logfile', join(this.dir, 'redis.log')],
-    { stdio: 'ignore' })
+    { stdio: 'ignore' }))
     await waitFor('redis-server', async () => await pingRedis(this.port))
   }
 
@@ -87,8 +88,8 @@ export class AloftInstance {
   get url (): string { return `http://127.0.0.1:${this.port}` }
 
   async start (): Promise<void> {
-    const child = spawn(process.execPath, [join(REPO, 'dist/src/cli/main.js'), 'serve'],
-      { env: { ...this.env, PORT: String(this.port) }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = track(spawn(process.execPath, [join(REPO, 'dist/src/cli/main.js'), 'serve'],
+      { env: { ...this.env, PORT: String(this.port) }, stdio: ['ignore', 'pipe', 'pipe'] }))
     this.child = child
     const relay = (d: Buffer): void => this.log(`instance ${this.port}: ${d.toString().trim().slice(0, 400)}`)
     child.stdout?.on('data', relay)

@@ -4,6 +4,7 @@ import { spawn, type ChildProcessByStdio, type SpawnOptions } from 'node:child_p
 import type { Readable } from 'node:stream'
 import { ROOT } from './paths.js'
 import { once } from 'node:events'
+import { track } from '../../bench/lib/children.js'
 
 export { ROOT }
 export const MAIN = 'dist/src/cli/main.js'
@@ -44,7 +45,7 @@ export function spawnAloft (
   const [command, argv] = options.covered === true && options.as === undefined
     ? [process.execPath, [MAIN, ...args]]
     : ['/usr/bin/env', ['-u', 'NODE_OPTIONS', process.execPath, MAIN, ...args]]
-  return spawn(command, argv, {
+  return track(spawn(command, argv, {
     cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'], ...options.as
-  })
+  }))
 }

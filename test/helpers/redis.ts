@@ -7,6 +7,7 @@ import { createServer } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Redis } from 'ioredis'
 import type { Test } from 'tap'
+import { track } from '../../bench/lib/children.js'
 
 export function redisUrl (): string {
   return process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
@@ -118,8 +119,8 @@ export async function spawnRedis (port?: number, options: SpawnOptions = {}): Pr
   const persistence = options.persistDir === undefined
     ? ['--save', '', '--appendonly', 'no']
     : ['--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', options.persistDir]
-  const child: ChildProcess = spawn('redis-server',
-    ['--port', String(p), '--bind', '127.0.0.1', ...persistence, ...(options.args ?? [])], { stdio: 'ignore' })
+  const child: ChildProcess = track(spawn('redis-server',
+    ['--port', String(p), '--bind', '127.0.0.1', ...persistence, ...(options.args ?? [])], { stdio: 'ignore' }))
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const failed = new Promise<never>((_resolve, reject) => child.once('error', reject))
   const url = `redis://127.0.0.1:${p}`

@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { ROOT } from './paths.js'
+import { track } from '../../bench/lib/children.js'
 
 /**
  * Starts `aloft serve` on a free port of 127.0.0.1 with `env` (and PATH) alone; `listeningLine`
@@ -10,11 +11,11 @@ import { ROOT } from './paths.js'
  */
 export function startServe (env: Record<string, string>,
   listeningLine = (line: string): boolean => line.includes('"aloft listening"')) {
-  const child = spawn(process.execPath, ['dist/src/cli/main.js', 'serve'], {
+  const child = track(spawn(process.execPath, ['dist/src/cli/main.js', 'serve'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe']
-  })
+  }))
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (d) => { stdout += d })

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Test } from 'tap'
 import { ROOT, repoPath } from './paths.js'
+import { track } from '../../bench/lib/children.js'
 
 export const PROCESS_ADMIN_TOKEN = 'process-admin-token-0123456789'
 
@@ -36,7 +37,7 @@ export async function startServerProcess (t: Test, options: ServerProcessOptions
   t.teardown(() => rm(cacheDir, { recursive: true, force: true }))
   const args = [`--max-old-space-size=${options.heapMb ?? 768}`, 'dist/src/cli/main.js', 'serve']
   // `env -u NODE_OPTIONS`: tap's coverage hooks stay out of a process that is meant to be attacked
-  const child = spawn('/usr/bin/env', ['-u', 'NODE_OPTIONS', process.execPath, ...args], {
+  const child = track(spawn('/usr/bin/env', ['-u', 'NODE_OPTIONS', process.execPath, ...args], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -50,7 +51,7 @@ export async function startServerProcess (t: Test, options: ServerProcessOptions
       ...options.env
     },
     stdio: ['ignore', 'pipe', 'pipe']
-  })
+  }))
   let output = ''
   child.stdout.on('data', (d) => { output += d })
   child.stderr.on('data', (d) => { output += d })
