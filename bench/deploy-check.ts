@@ -62,7 +62,8 @@ export interface DeployReport {
   kill: PhaseReport & { kills: number }
   /** Direct clients (a new connection a request) of A while one of its processes was killed. */
   process: PhaseReport & { direct: Record<string, number> }
-  stall: PhaseReport & ScrapeReport
+  /** A process stalled 5 s, then the other killed, A's /metrics scraped throughout (the long run only). */
+  stall?: PhaseReport & ScrapeReport
   /** Lines of nginx's access log holding a key (it logs /k/<key>/ paths with the key cut out). */
   keysLogged: number
   ok: boolean
@@ -142,7 +143,7 @@ export async function runDeployCheck (options: DeployOptions = {}): Promise<Depl
   }
 }
 
-type FaultReports = Pick<DeployReport, 'rolling' | 'kill' | 'process' | 'stall'>
+type FaultReports = Pick<DeployReport, 'rolling' | 'kill' | 'process'> & Partial<Pick<DeployReport, 'stall'>>
 
 /** The four phases of faults under load, one after another, each begun with the fleet whole. */
 async function underFaults (fleet: Fleet, instances: AloftInstance[], nginx: Nginx, options: DeployOptions):
@@ -170,6 +171,8 @@ Promise<FaultReports> {
     })
   })
   let metrics: ScrapeReport = { scrapes: 0, failedScrapes: 0, drops: [], counted: 0, received: 0 }
+  // the short run leaves the stall to test/cluster/host-replace.test.ts, which holds the same on one host
+  if (options.short === true) return { rolling, kill: { ...kill, kills }, process: { ...processPhase, direct } }
   const stall = await fleet.phase('stall', async (event) => {
     metrics = await withScrapes(a, nginx, async () => {
       const [stalled, other] = await a.processes()
@@ -206,10 +209,12 @@ function judge (r: Omit<DeployReport, 'ok' | 'failures'>): string[] {
     `in ${r.kill.kills} kill(s) (${JSON.stringify(r.kill.statuses)})`)
   want((r.process.direct['left hanging'] ?? 0) === 0 && r.process.failed <= 2, `a process killed leaves no ` +
     `request hanging: direct ${JSON.stringify(r.process.direct)}, through nginx ${r.process.failed} failed`)
-  want(r.stall.drops.length === 0, `the host's counters never go back: ${r.stall.drops.slice(0, 3).join('; ')}`)
-  want(r.stall.counted <= r.stall.received, `no request counted twice: A counted ${r.stall.counted} answers, ` +
-    `nginx received ${r.stall.received} from it`)
-  want(r.stall.failed <= 2, `a stalled then killed process: ${r.stall.failed} failed`)
+  if (r.stall !== undefined) {
+    want(r.stall.drops.length === 0, `the host's counters never go back: ${r.stall.drops.slice(0, 3).join('; ')}`)
+    want(r.stall.counted <= r.stall.received, `no request counted twice: A counted ${r.stall.counted} answers, ` +
+      `nginx received ${r.stall.received} from it`)
+    want(r.stall.failed <= 2, `a stalled then killed process: ${r.stall.failed} failed`)
+  }
   return failures
 }
 
@@ -231,11 +236,12 @@ export function formatDeploy (r: DeployReport, table: (header: string[], rows: s
       phase(`instance killed (SIGKILL) ${r.kill.kills}×, each started again`, r.kill),
       phase('one process of A killed (SIGKILL)', r.process, `; A's own clients: ${Object.entries(r.process.direct)
         .map(([k, v]) => `${v} ${k}`).join(', ')}`),
-      phase(`one process of A stopped ${STALL_MS / 1000} s, the other killed`, r.stall, `; ${r.stall.scrapes} ` +
-        `scrapes of A (${r.stall.failedScrapes} failed), ${r.stall.drops.length} series lower than before, ` +
-        `${r.stall.counted} answers counted of ${r.stall.received} nginx received`)
+      ...(r.stall === undefined ? [] : [phase(`one process of A stopped ${STALL_MS / 1000} s, the other killed`,
+        r.stall, `; ${r.stall.scrapes} scrapes of A (${r.stall.failedScrapes} failed), ${r.stall.drops.length} ` +
+        `series lower than before, ${r.stall.counted} answers counted of ${r.stall.received} nginx received`)])
     ]),
-    ...(['rolling', 'kill', 'process', 'stall'] as const).flatMap((k) => r[k].events.map((e) => `  ${k}: ${e}`)),
+    ...(['rolling', 'kill', 'process', 'stall'] as const).flatMap((k) => (r[k]?.events ?? [])
+      .map((e) => `  ${k}: ${e}`)),
     r.ok ? 'result: OK' : `result: FAILED\n  ${r.failures.join('\n  ')}`
   ].join('\n')
 }

@@ -106,6 +106,8 @@ async function serveHost (config: Config): Promise<number> {
     const service = await startOrExplain(host.processConfig(config),
       { logger: logger.child({ pid: process.pid }), metrics, host: link.state })
     if (typeof service === 'number') return service
+    // its "aloft listening" line reaches the shared stdout before the primary's, which says the host serves
+    await new Promise<void>((resolve) => { service.logger.flush(() => resolve()) })
     link.ready(service.url)
     await serveUntilSignal(service)
     return EXIT_CODES.ok.code
