@@ -237,7 +237,7 @@ async function consoleRun (t: Test, command: string, shown: string): Promise<str
   let out = ''
   child.stdout.on('data', (d) => { out += d })
   const running = (): boolean => child.exitCode === null && child.signalCode === null
-  for (let i = 0; i < 600 && running() && linesDiffer(shown, asShown(out, p)) !== null; i++) {
+  for (let i = 0; i < 1800 && running() && linesDiffer(shown, asShown(out, p)) !== null; i++) {
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   const seen = asShown(out, p)

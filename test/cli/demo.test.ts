@@ -8,18 +8,19 @@ import { AtmosphereResponse } from '../../src/contract/schemas.js'
 import { ROOT } from '../helpers/paths.js'
 
 const root = ROOT
+// ALOFT_KEEP_ALIVE_TIMEOUT_MS below: a stop drains, and this test's own idle connections would hold it up 4 s
 
 t.test('the demo prints a working key, operator token and curl command, then stops on SIGINT', async (t) => {
   const child = spawn(process.execPath, ['dist/src/cli/main.js', 'demo'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', REDIS_URL: 'redis://127.0.0.1:1' },
+    env: { PATH: process.env.PATH ?? '', PORT: '0', REDIS_URL: 'redis://127.0.0.1:1', ALOFT_KEEP_ALIVE_TIMEOUT_MS: '500' },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   t.teardown(() => { child.kill('SIGKILL') })
   let stdout = ''
   child.stdout.on('data', (d) => { stdout += d })
   const exited = once(child, 'exit')
-  for (let i = 0; i < 400 && !stdout.includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 50))
+  for (let i = 0; i < 1800 && !stdout.includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 50))
   const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1]
   const key = /(aloft_[A-Za-z0-9_-]{43})/.exec(stdout)?.[1]
   const body = /-d '(\{.*\})'/.exec(stdout)?.[1]
@@ -53,12 +54,13 @@ t.test('the demo prints a working key, operator token and curl command, then sto
 t.test('the demo keeps an operator token of the caller\'s', async (t) => {
   const child = spawn(process.execPath, ['dist/src/cli/main.js', 'demo'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', ALOFT_ADMIN_TOKEN: 'my-own-operator-token' },
+    env: { PATH: process.env.PATH ?? '', PORT: '0', ALOFT_ADMIN_TOKEN: 'my-own-operator-token',
+      ALOFT_KEEP_ALIVE_TIMEOUT_MS: '500' },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   t.teardown(() => { child.kill('SIGKILL') })
   let stdout = ''
   child.stdout.on('data', (d) => { stdout += d })
-  for (let i = 0; i < 400 && !stdout.includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 50))
+  for (let i = 0; i < 1800 && !stdout.includes('Ctrl-C'); i++) await new Promise((r) => setTimeout(r, 50))
   t.match(stdout, /^ {4}export ALOFT_ADMIN_TOKEN=my-own-operator-token$/m)
 })

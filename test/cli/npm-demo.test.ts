@@ -18,12 +18,12 @@ interface Proc { pid: number, argv: string[] }
 async function npmRunDemo (t: Test): Promise<NpmDemo> {
   // PATH and HOME only: not tap's NODE_OPTIONS, which would make every node below report coverage
   const npm = spawn('npm', ['run', 'demo'], {
-    cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0' },
+    cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', ALOFT_WORKERS: '1' },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   let stdout = ''
   npm.stdout.on('data', (d) => { stdout += d })
-  for (let i = 0; i < 600 && !stdout.includes('Ctrl-C') && npm.exitCode === null; i++) await sleep(50)
+  for (let i = 0; i < 1800 && !stdout.includes('Ctrl-C') && npm.exitCode === null; i++) await sleep(50)
   const port = Number(/on http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout)?.[1])
   const below = await descendants(npm.pid!)
   // whatever a failed test leaves behind must not serve on
@@ -88,7 +88,7 @@ async function sleep (ms: number): Promise<void> {
 
 /** Waits until the process has ended: a stop takes about a second, the bound is for a shared machine. */
 async function ended (pid: number): Promise<boolean> {
-  for (let i = 0; i < 400 && running(pid); i++) await sleep(50)
+  for (let i = 0; i < 1200 && running(pid); i++) await sleep(50)
   return !running(pid)
 }
 

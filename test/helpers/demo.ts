@@ -16,7 +16,9 @@ export interface Demo {
 export async function startDemo (
   test: { teardown: (fn: () => Promise<void>) => void }, env: Record<string, string> = {}
 ): Promise<Demo> {
-  const child = spawnAloft(['demo'], { PORT: '0', ...env })
+  // one worker thread: what these tests ask needs no more, and each thread costs its start-up's CPU; a
+  // short keep-alive: its stop drains, and the test's own idle connections would hold that up 4 s
+  const child = spawnAloft(['demo'], { PORT: '0', ALOFT_WORKERS: '1', ALOFT_KEEP_ALIVE_TIMEOUT_MS: '500', ...env })
   test.teardown(async () => {
     if (child.exitCode !== null) return
     child.kill('SIGINT')
@@ -24,7 +26,8 @@ export async function startDemo (
   })
   let stdout = ''
   child.stdout.on('data', (d) => { stdout += d })
-  for (let i = 0; i < 600 && !stdout.includes('Ctrl-C') && child.exitCode === null; i++) {
+  // it either starts or exits: the bound only names "never", long enough for a machine shared with others
+  for (let i = 0; i < 1800 && !stdout.includes('Ctrl-C') && child.exitCode === null; i++) {
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1]

@@ -13,7 +13,8 @@ export function startServe (env: Record<string, string>,
   listeningLine = (line: string): boolean => line.includes('"aloft listening"')) {
   const child = track(spawn(process.execPath, ['dist/src/cli/main.js', 'serve'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
+    // its stop drains: a short keep-alive, or the test's own idle connections would hold that up 4 s
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ALOFT_KEEP_ALIVE_TIMEOUT_MS: '500', ...env },
     stdio: ['ignore', 'pipe', 'pipe']
   }))
   let stdout = ''

@@ -18,7 +18,9 @@ t.teardown(() => rm(cacheDir, { recursive: true, force: true }))
 /** `aloft serve` with this source; resolves with its URL once it listens. */
 async function serve (t: Test, source: string): Promise<string> {
   const child = spawnAloft(['serve'], { PORT: '0', HOST: '127.0.0.1', ALOFT_SOURCE: source, ALOFT_WORKERS: '1',
-    ALOFT_CACHE_DIR: cacheDir, ALOFT_UPSTREAM_TIMEOUT_MS: '1000' })
+    ALOFT_CACHE_DIR: cacheDir, ALOFT_UPSTREAM_TIMEOUT_MS: '1000',
+    // its stop drains: a short keep-alive, or the test's own idle connections hold that up 4 s
+    ALOFT_KEEP_ALIVE_TIMEOUT_MS: '500' })
   t.teardown(async () => { child.kill('SIGTERM'); await once(child, 'exit') })
   let out = ''
   let err = ''

@@ -1,6 +1,7 @@
 // The deployment check's fleet under load (bench/deploy-check.ts): CLIENTS keep-alive clients asking
 // cached flights (GET) and profiles (POST) through nginx without pause while a phase's faults come and
 // go, each fault begun only once the fleet is whole again.
+import { setTimeout as sleep } from 'node:timers/promises'
 import { percentile } from '../stats.js'
 import { type AloftInstance, waitFor } from '../processes.js'
 import type { Nginx } from '../nginx.js'
@@ -38,8 +39,13 @@ export function answeredBy (port: number): RegExp {
 
 /** The fleet under load: phases of faults, each begun once the fleet is whole again. */
 export class Fleet {
+  /**
+   * `pauseMs`: what each client waits between an answer and its next request (0: none, as fast as the
+   * fleet answers; the test suite's short run paces its clients, keep-alive load all the same, at a
+   * fraction of the CPU).
+   */
   constructor (private readonly pem: string, private readonly base: string, private readonly key: string,
-    private readonly nginx: Nginx, private readonly log: (msg: string) => void) {}
+    private readonly nginx: Nginx, private readonly log: (msg: string) => void, private readonly pauseMs = 0) {}
 
   /** Runs `faults` under the load of CLIENTS clients; what the clients got, and the events, timed. */
   async phase (name: string, faults: (event: (what: string) => void) => Promise<void>): Promise<PhaseReport> {
@@ -61,6 +67,7 @@ export class Fleet {
           ? await ask(`${this.base}/k/${this.key}/${FLIGHT}`)
           : await ask(`${this.base}/v1/atmosphere/profile`, { method: 'POST', body: PROFILE,
             headers: { 'x-api-key': this.key, 'content-type': 'application/json' } }))
+        if (this.pauseMs > 0) await sleep(this.pauseMs)
       }
     }))
     try {
