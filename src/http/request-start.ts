@@ -12,6 +12,7 @@ import type { AppDeps, AloftRequest, RefusalShape } from './context.js'
 import { allowAnyOrigin } from './cors.js'
 import type { HttpProblem } from './problem.js'
 import { WriteWatch } from './write-watch.js'
+import { droppedLarge } from '../memory.js'
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 /** Answered even at capacity: a probe must not fail because the service is busy with others' work. */
@@ -57,7 +58,9 @@ export function requestStart (
     return problem
   }
   const writes = new WriteWatch(config.writeTimeoutMs, (res, queued) => {
-    (res.req as AloftRequest).cutOff = true
+    // the answer's queued bytes go with its socket: tens of MB that an idle process would otherwise keep
+    droppedLarge(queued)
+    ;(res.req as AloftRequest).cutOff = true
     metrics.httpCutOff.labels('write_stalled').inc()
     logger.warn({ request_id: (res.req as AloftRequest).id, queued_bytes: queued, timeout_ms: config.writeTimeoutMs },
       'an answer waited on a client that read none of it: connection closed')
