@@ -1,8 +1,8 @@
-// The chaos suite, short: two real instances (the built service) on one persistent Redis, the
-// NOAA stand-in, steady mixed load, and every fault of bench/chaos in turn. Nothing may answer a
-// 500, every refusal must be a valid problem, every fault must be recovered from, and each
-// account's charges must equal what reached the upstream for it. Needs `npm run build` (npm test
-// builds first).
+// The chaos suite, short: two real instances (the built service, each a host of two processes) on
+// one persistent Redis, the NOAA stand-in, steady mixed load, and every fault of bench/chaos in turn.
+// Nothing may answer a 500, every refusal must be a valid problem, every fault must be recovered from,
+// and each account's charges must equal what reached the upstream for it, but for attempts a fault cut
+// between charge and request. Needs `npm run build` (npm test builds first).
 import t from 'tap'
 import { runChaos } from '../bench/chaos.js'
 
@@ -11,7 +11,9 @@ import { runChaos } from '../bench/chaos.js'
 // (the runner gives a file 120 s; alone, `node dist/test/chaos.test.js`, tap's default 30 s is short)
 t.setTimeout(120_000)
 const RECOVERY_S = 20
-const underLoad = runChaos({ short: true })
+// each instance a host of two processes (docs/DESIGN.md §11): every fault as with one, and one process of
+// an instance killed among them; accounts, allowances and limits live in the Redis every process shares
+const underLoad = runChaos({ short: true, processes: 2 })
 const restartRun = runChaos({ short: true, defaultTimeouts: true, only: ['redis killed (-9) under'] })
 
 t.test('faults in turn under load: no 500, valid problems, recovery, exact charges', async (t) => {
@@ -36,6 +38,8 @@ t.test('faults in turn under load: no 500, valid problems, recovery, exact charg
   }
   const down = report.phases.find((p) => p.phase.startsWith('redis down'))!
   t.ok((down.problems.service_unavailable ?? 0) > 0, 'with Redis down, keyed requests are 503 service_unavailable')
+  t.ok(report.phases.some((p) => p.phase.startsWith('one process of an instance killed')),
+    'a process of a host was killed under load and replaced while its host kept answering')
 })
 
 t.test('Redis killed under slow cold fetches and restarted, default timeouts: cold fetches back within 5 s',

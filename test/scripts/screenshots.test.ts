@@ -23,9 +23,12 @@ t.test('the README\'s whole-page picture is taken once the page has its coverage
   const [, file, width] = /--page (\S+\.png) --width (\d+)/.exec(command) ?? ['', 'explorer.png', '1280']
   const dir = await mkdtemp(join(tmpdir(), 'aloft-screenshot-'))
   t.teardown(() => rm(dir, { recursive: true, force: true }))
-  // npm runs the script in the clone, wherever it was started: --prefix names the clone from elsewhere
+  // npm runs the script in the clone, wherever it was started: --prefix names the clone from elsewhere.
+  // A newcomer's shell has none of the suite's variables (the demo refuses an ALOFT_ name it does not know)
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '',
+    ...(process.env.CHROMIUM_PATH === undefined ? {} : { CHROMIUM_PATH: process.env.CHROMIUM_PATH }) }
   const { stdout } = await exec('bash', ['-c', command.replace('npm run', `npm --prefix '${ROOT}' run`)],
-    { cwd: dir, encoding: 'utf8' })
+    { cwd: dir, env, encoding: 'utf8' })
   const png = await readFile(join(dir, file))
   // the PNG's IHDR: width, then height, big-endian after the signature and the chunk's length and type
   t.equal(png.readUInt32BE(16), Number(width), `${width} px wide`)
