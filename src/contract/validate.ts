@@ -15,16 +15,28 @@ import { toErrorItems } from './error-items.js'
 // object, while at run time it is the plugin function itself (which also carries `.default`).
 const addFormats = addFormatsModule.default
 
-export const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true })
-addFormats(ajv)
-ajv.removeKeyword('uniqueItems')
-ajv.addKeyword({ keyword: 'uniqueItems', type: 'array', schemaType: 'boolean', errors: true, validate: uniqueItems })
-// Replaces ajv-formats' date-time, which accepts leap seconds and lower-case separators.
-ajv.addFormat('date-time', { type: 'string', validate: isRfc3339DateTime })
-// A record embedded in another (e.g. AtmosphereLevel in AtmosphereResponse) is registered with
-// its parent, by its $id; adding it again would be a duplicate.
-for (const schema of Object.values(SCHEMAS)) {
-  if (ajv.getSchema(schema.$id as string) === undefined) ajv.addSchema(schema)
+/**
+ * The one Ajv, made on the first validation: a worker thread loads this room for its constants and
+ * never validates, and a process pays for the meta-schema when it first needs it, not at start.
+ */
+let made: Ajv | undefined
+function ajv (): Ajv {
+  if (made !== undefined) return made
+  const a = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true })
+  addFormats(a)
+  a.removeKeyword('uniqueItems')
+  a.addKeyword({ keyword: 'uniqueItems', type: 'array', schemaType: 'boolean', errors: true, validate: uniqueItems })
+  // Replaces ajv-formats' date-time, which accepts leap seconds and lower-case separators.
+  a.addFormat('date-time', { type: 'string', validate: isRfc3339DateTime })
+  // A record embedded in another (e.g. AtmosphereLevel in AtmosphereResponse) is registered with its
+  // parent, by its $id; adding it again would be a duplicate. Asked without getSchema, which would
+  // compile every schema at once (a quarter of a second) rather than each on first use.
+  for (const schema of Object.values(SCHEMAS)) {
+    const id = schema.$id as string
+    if (a.schemas[id] === undefined && a.refs[id] === undefined) a.addSchema(schema)
+  }
+  made = a
+  return a
 }
 
 const compiled = new Map<TSchema, ValidateFunction>()
@@ -33,8 +45,8 @@ const compiled = new Map<TSchema, ValidateFunction>()
 export function validatorFor<T extends TSchema> (schema: T): ValidateFunction<Static<T>> {
   let fn = compiled.get(schema)
   if (fn === undefined) {
-    fn = schema.$id !== undefined ? ajv.getSchema(schema.$id) : undefined
-    fn ??= ajv.compile(schema)
+    fn = schema.$id !== undefined ? ajv().getSchema(schema.$id) : undefined
+    fn ??= ajv().compile(schema)
     compiled.set(schema, fn)
   }
   return fn as ValidateFunction<Static<T>>

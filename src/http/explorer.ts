@@ -1,5 +1,5 @@
 // The web explorer's files (built by `npm run build` into dist/web/ from web/): read once at start,
-// gzipped once, answered from memory with their content type, cache rule and a strict
+// gzipped once when first asked for, answered from memory with their content type, cache rule and a strict
 // Content-Security-Policy (nothing inline, nothing from another origin but the operator's map
 // tiles, ALOFT_MAP_TILES_URL, written into the page's meta tags and allowed as images).
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
@@ -35,7 +35,8 @@ const REVALIDATE = 'no-cache'
 interface Asset {
   type: string
   raw: Buffer
-  gzip: Buffer
+  /** Compressed when first asked for: a process that never serves the page never pays for it. */
+  readonly gzip: Buffer
   etag: string
   cacheControl: string
   /** The page's Content-Security-Policy (HTML only). */
@@ -57,7 +58,7 @@ export function explorerDir (): string {
 
 /**
  * Each file's asset as last read, while its size and modification time stay the same: every app a
- * process creates (tests and benchmarks create many) shares one read and one gzip per file.
+ * process creates (tests and benchmarks create many) shares one read and at most one gzip per file.
  */
 const kept = new Map<string, { size: number, mtimeMs: number, asset: Asset }>()
 
@@ -71,10 +72,12 @@ function assetOf (path: string, type: string, cacheControl: string): Asset {
 }
 
 function assetFrom (raw: Buffer, type: string, cacheControl: string, csp?: string): Asset {
+  // level 9 over the map's data costs a start ~0.15 s of CPU, so it waits for the first client that takes gzip
+  let gzip: Buffer | undefined
   return {
     type,
     raw,
-    gzip: gzipSync(raw, { level: 9 }),
+    get gzip () { return (gzip ??= gzipSync(raw, { level: 9 })) },
     etag: `"${createHash('sha256').update(raw).digest('base64url').slice(0, 22)}"`,
     cacheControl,
     ...(type.startsWith('text/html') ? { csp: csp ?? EXPLORER_CSP } : {})
