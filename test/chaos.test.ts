@@ -8,7 +8,7 @@ import { runChaos } from '../bench/chaos.js'
 
 // Both runs at once (each has its own Redis, instances and stand-in on free ports): they mostly
 // wait on their phases' clocks, and side by side they cost the suite one run's time, not two. About a
-// minute idle; the runner's 120 s a file is short for it on a busy machine, so a hang guard of its own
+// minute idle; the runner's 180 s a file is short for it on a busy machine, so a hang guard of its own
 t.setTimeout(240_000)
 const RECOVERY_S = 20
 // each instance a host of two processes (docs/DESIGN.md §11): every fault as with one, and one process of
