@@ -5,9 +5,9 @@
 import t from 'tap'
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { request } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { getOnce } from '../../bench/lib/deploy/http.js'
 import { NGINX, selfSigned, startNginx } from '../../bench/lib/nginx.js'
 import { freePort, waitFor } from '../../bench/lib/processes.js'
 import { holdsKey, keySpellings } from '../helpers/key-spellings.js'
@@ -15,20 +15,6 @@ import { startTestService } from '../helpers/service.js'
 
 const skip = existsSync(NGINX) ? false : `no nginx at ${NGINX} (Debian's nginx package, or NGINX_PATH)`
 if (skip !== false) t.comment(skip)
-
-/** A GET of the target as written, over HTTPS trusting the run's certificate. */
-async function get (base: string, target: string, ca: string): Promise<{ status: number, body: string }> {
-  return await new Promise((resolve, reject) => {
-    const req = request(`${base}/`, { path: target, ca, agent: false }, (res) => {
-      let body = ''
-      res.setEncoding('utf8')
-      res.on('data', (d: string) => { body += d })
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
-    })
-    req.on('error', reject)
-    req.end()
-  })
-}
 
 t.test('a key in any spelling through nginx: in no answer, no aloft log line, no access log line', { skip },
   async (t) => {
@@ -42,7 +28,7 @@ t.test('a key in any spelling through nginx: in no answer, no aloft log line, no
     const spellings = keySpellings(key)
     const before = svc.logs.length
     for (const { name, target, status } of spellings) {
-      const answer = await get(nginx.url, target, tls.pem)
+      const answer = await getOnce(`${nginx.url}/`, { path: target, ca: tls.pem })
       t.equal(answer.status, status, name)
       t.notOk(holdsKey(answer.body, key), `${name}: the answer does not echo the key`)
     }

@@ -31,10 +31,16 @@ export function client (pem: string, address: string): Ask {
   })
 }
 
-/** One GET on a connection of its own (a kept one could lead to a stalled process), the body as text. */
-export function getOnce (url: string): Promise<{ status: number, body: string }> {
+/**
+ * One GET on a connection of its own (a kept one could lead to a stalled process), the body as text.
+ * Over HTTPS with `ca` trusted; `path`, when given, is sent as written (no URL normalising it).
+ */
+export function getOnce (url: string, options: { ca?: string, path?: string } = {}):
+Promise<{ status: number, body: string }> {
+  const send = url.startsWith('https:') ? request : httpRequest
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { agent: false, headers: { connection: 'close' } }, (res) => {
+    const req = send(url, { agent: false, headers: { connection: 'close' }, ca: options.ca,
+      ...(options.path === undefined ? {} : { path: options.path }) }, (res) => {
       let body = ''
       res.setEncoding('utf8')
       res.on('data', (d: string) => { body += d })
