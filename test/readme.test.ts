@@ -21,7 +21,7 @@ import { EXIT_CODES } from '../src/cli/exit-codes.js'
 import { MAIN, ROOT } from './helpers/cli.js'
 import { startDemo } from './helpers/demo.js'
 import {
-  DEBIAN, type Installed, installAsWritten, type Python, pythonMissing, PYTHONS, pythonTest
+  consoleBlock, DEBIAN, type Installed, installAsWritten, type Python, pythonMissing, pythonTest
 } from './helpers/python-client.js'
 import { redisUrl, testPrefix } from './helpers/redis.js'
 import { differs, fragmentDiffers, jsonValues, linesDiffer } from './helpers/shown-output.js'
@@ -318,15 +318,25 @@ t.test('the Clients install block is a console block of venv and pip lines', asy
   t.match(clientInstall.code, /^\$ python3 -m venv [^\n]*\n\$ pip install [^\n]*\.\/clients\/python\n/)
 })
 
-for (const python of PYTHONS) {
-  pythonTest(t, `the Clients install block runs as pasted, offline, with ${python.name}`, pythonMissing(python),
-    async (t) => {
-      const { code, stderr, python: inside, work } = await installed(python)
-      t.equal(code, 0, 'exit code', { stderr: stderr.slice(-3000) })
-      const { stdout } = await exec(inside, ['-c', 'import aloft; print(aloft.__version__)'], { cwd: work })
-      t.match(stdout, /^\d+\.\d+\.\d+$/m, 'aloft imports in the environment it made')
-    })
-}
+/** A console block's commands: its `$` lines without the prompt or a trailing comment. */
+const commands = (block: string): string[] => block.split('\n').filter((l) => l.startsWith('$ '))
+  .map((l) => l.slice(2).replace(/\s+#.*$/, '').trim())
+
+t.test('the Clients install block\'s commands are the first of clients/python/README.md\'s', async (t) => {
+  // which test/clients/python-install.test.ts runs as pasted with the python3 on the PATH and with Debian's
+  const client = commands(consoleBlock(await readFile(`${ROOT}clients/python/README.md`, 'utf8')))
+  const ours = commands(clientInstall.code)
+  t.same(client.slice(0, ours.length), ours)
+})
+
+// with Debian's python3 here: the Clients python block below runs in what it made (Debian's pandas)
+pythonTest(t, `the Clients install block runs as pasted, offline, with ${DEBIAN.name}`, pythonMissing(DEBIAN),
+  async (t) => {
+    const { code, stderr, python: inside, work } = await installed(DEBIAN)
+    t.equal(code, 0, 'exit code', { stderr: stderr.slice(-3000) })
+    const { stdout } = await exec(inside, ['-c', 'import aloft; print(aloft.__version__)'], { cwd: work })
+    t.match(stdout, /^\d+\.\d+\.\d+$/m, 'aloft imports in the environment it made')
+  })
 
 pythonTest(t, 'the Clients python block runs as pasted where the install block put the client (Debian\'s python3, ' +
   'its pandas), and prints what it shows', pythonMissing(DEBIAN, ['pandas']), async (t) => {
