@@ -4,7 +4,9 @@
 // are ignored; a trusted proxy's connections are not held to the per-address cap. IPv6 clients
 // are counted per /64 (finding 9), and a wildcard tile host is refused.
 import t from 'tap'
+import { readFile } from 'node:fs/promises'
 import { ConfigError, loadConfig } from '../../src/config/index.js'
+import { repoPath } from '../helpers/paths.js'
 import { startTestService } from '../helpers/service.js'
 import { stranger } from '../helpers/stranger.js'
 
@@ -77,5 +79,17 @@ t.test('ALOFT_TRUSTED_PROXIES takes addresses and CIDR blocks, nothing else', as
       }
     })()
     t.match(refused, { problems: [/^ALOFT_TRUSTED_PROXIES=.* is invalid: expected addresses or CIDR blocks/] }, bad)
+  }
+})
+
+t.test('where ALOFT_TRUSTED_PROXIES is described, a client whose address is listed chooses its identity, and ' +
+  'the example is the proxy\'s own address', async (t) => {
+  const row = (text: string): string => text.split('\n').find((l) => l.startsWith('| `ALOFT_TRUSTED_PROXIES` |')) ?? ''
+  const docs = { 'README.md': row(await readFile(repoPath('README.md'), 'utf8')),
+    'docs/DEPLOY.md': row(await readFile(repoPath('docs/DEPLOY.md'), 'utf8')) }
+  for (const [file, text] of Object.entries(docs)) {
+    t.match(text, /a client whose own address is listed is believed too/i, `${file}: a listed client is believed`)
+    t.match(text, /\(`127\.0\.0\.1`[,;]/, `${file}: the example is the proxy's own address`)
+    t.notMatch(text, /\(`127\.0\.0\.1`, or its subnet|`127\.0\.0\.1, 10\.0\.0\.0\/8`/, `${file}: no subnet offered as the example`)
   }
 })
