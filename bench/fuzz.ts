@@ -15,16 +15,13 @@ import {
   Dictionary, Int32, Table, Timestamp, TimeUnit, Utf8, makeVector, tableToIPC, vectorFromArray
 } from 'apache-arrow'
 import { random } from './lib/random.js'
-import { SAMPLE, int, ms, percentile, serverMemory, startServer, table, writeResult } from './lib/index.js'
+import { SAMPLE, int, medianMs, ms, percentile, serverMemory, startServer, table, writeResult } from './lib/index.js'
 
 export interface FuzzOptions {
   /** Cases in all (Arrow and JSON); default every Arrow mutation and 400 JSON bodies. */
   cases?: number
   seed?: number
-  /**
-   * An answer slower than this is a failure, on a machine as quick as the project's idle one: the
-   * bound grows by how much slower the yardstick ran here (YARDSTICK_IDLE_MS).
-   */
+  /** An answer slower than this fails, on a machine as quick as the project's idle one (YARDSTICK_IDLE_MS). */
   maxMs?: number
   /** Resident memory may grow by at most this over the run (bytes). */
   maxRssGrowth?: number
@@ -50,10 +47,8 @@ export interface FuzzReport {
 interface Case { name: string, path: string, contentType: string, body: Uint8Array }
 
 const SAMPLES = '/v1/atmosphere/samples?altitude_reference=agl'
-/**
- * The yardstick's median on the project's machine idle (2 cores, 2026-12-08): where it runs slower
- * (a busy or slower machine) every answer may take as many times longer, never less than `maxMs`.
- */
+// The yardstick's median on the project's machine idle (2 cores, 2026-12-08): where it runs slower (a busy
+// or slower machine) every answer may take as many times longer than `maxMs`
 const YARDSTICK_IDLE_MS = 5
 const ARROW = 'application/vnd.apache.arrow.stream'
 const enc = new TextEncoder()
@@ -249,13 +244,7 @@ export async function runFuzz (options: FuzzOptions = {}): Promise<FuzzReport> {
     const warm: Case = { name: 'warm-up', path: SAMPLES, contentType: ARROW, body: ordinary }
     await send(warm, false)
     // the yardstick: that ordinary request, timed beside the fuzz (the median of five), scales the bound
-    const rounds: number[] = []
-    for (let k = 0; k < 5; k++) {
-      const started = performance.now()
-      await post(aloftUrl, key, warm, 30_000)
-      rounds.push(performance.now() - started)
-    }
-    yardstickMs = rounds.sort((a, b) => a - b)[2]
+    yardstickMs = await medianMs(() => post(aloftUrl, key, warm, 30_000))
     boundMs = maxMs * Math.max(1, yardstickMs / YARDSTICK_IDLE_MS)
     const rssBefore = (await serverMemory(server)).rss
     for (let k = 0; k < cases.length; k++) {

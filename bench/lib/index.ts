@@ -9,6 +9,6 @@ export {
   LOAD_ENV, postProfile, serverCpuUs, serverMemory, startServer, type ServerChild, type ServerInfo
 } from './server-child.js'
 export { loadgen } from './loadgen-child.js'
-export { percentile, summarize, type Summary } from './stats.js'
+export { medianMs, percentile, summarize, type Summary } from './stats.js'
 export { profileBody, profileBodies } from './bodies.js'
 export { setTimeout as sleep } from 'node:timers/promises'

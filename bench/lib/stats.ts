@@ -24,3 +24,18 @@ export function summarize (samples: ArrayLike<number>): Summary {
     max: sorted.length === 0 ? NaN : sorted[sorted.length - 1]
   }
 }
+
+/**
+ * The median time (ms) of `rounds` runs of `run`, after one run that warms it up: a yardstick of how
+ * quick this machine is now, measured beside what it judges (test/helpers/yardstick.ts, bench/fuzz.ts).
+ */
+export async function medianMs (run: () => Promise<unknown> | unknown, rounds = 5): Promise<number> {
+  await run()
+  const times: number[] = []
+  for (let k = 0; k < rounds; k++) {
+    const started = performance.now()
+    await run()
+    times.push(performance.now() - started)
+  }
+  return times.sort((a, b) => a - b)[Math.floor(rounds / 2)]
+}

@@ -5,16 +5,7 @@
 // costs seconds to minutes more than any multiple of the yardstick the tests allow.
 
 /** The median time (ms) of `rounds` runs of `reference`, after one run that warms it up. */
-export async function yardstick (reference: () => Promise<unknown> | unknown, rounds = 5): Promise<number> {
-  await reference()
-  const times: number[] = []
-  for (let k = 0; k < rounds; k++) {
-    const started = performance.now()
-    await reference()
-    times.push(performance.now() - started)
-  }
-  return times.sort((a, b) => a - b)[Math.floor(rounds / 2)]
-}
+export { medianMs as yardstick } from '../../bench/lib/stats.js'
 
 /**
  * A bound of `times` yardsticks, plus room for one scheduling hiccup of a shared machine (a process
