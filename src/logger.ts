@@ -2,6 +2,7 @@
 // request logs name method, path, status, duration, request id and account id only. A path may
 // still hold a key its client put where no key belongs (`/K/<key>/…`): every string field and
 // message is redacted of key-shaped text before it is written (docs/DESIGN.md §10).
+import { once } from 'node:events'
 import { pino, type Logger, type DestinationStream, type LogFn } from 'pino'
 import { redactSecrets } from './accounts/index.js'
 import type { Config } from './config/index.js'
@@ -21,6 +22,17 @@ export function createLogger (level: Config['logLevel'], destination?: Destinati
     hooks: { logMethod: redactArguments }
   }
   return destination === undefined ? pino(options) : pino(options, destination)
+}
+
+/**
+ * Resolves once every line given to `logger` has been written to its destination. pino's flush() calls
+ * back at once when its stream does not buffer (minLength 0, stdout's default) though a write may still
+ * be under way; its sonic-boom says when a write ends ('write') and whether another began (`_writing`).
+ */
+export async function linesWritten (logger: Logger): Promise<void> {
+  const stream = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as
+    (NodeJS.EventEmitter & { _writing?: boolean }) | undefined
+  while (stream?._writing === true) await once(stream, 'write')
 }
 
 /** A log call's message, its object's string fields and errors, key-shaped text redacted. */

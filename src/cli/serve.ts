@@ -93,7 +93,7 @@ export async function run (args: string[]): Promise<number> {
  */
 async function serveHost (config: Config): Promise<number> {
   const host = await import('../cluster/index.js')
-  const { createLogger } = await import('../logger.js')
+  const { createLogger, linesWritten } = await import('../logger.js')
   const { createMetrics } = await import('../metrics.js')
   const logger = createLogger(config.logLevel)
   if (host.isPrimary()) {
@@ -107,7 +107,7 @@ async function serveHost (config: Config): Promise<number> {
       { logger: logger.child({ pid: process.pid }), metrics, host: link.state })
     if (typeof service === 'number') return service
     // its "aloft listening" line reaches the shared stdout before the primary's, which says the host serves
-    await new Promise<void>((resolve) => { service.logger.flush(() => resolve()) })
+    await linesWritten(service.logger)
     link.ready(service.url)
     await serveUntilSignal(service)
     return EXIT_CODES.ok.code
