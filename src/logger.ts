@@ -32,7 +32,10 @@ export function createLogger (level: Config['logLevel'], destination?: Destinati
 export async function linesWritten (logger: Logger): Promise<void> {
   const stream = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as
     (NodeJS.EventEmitter & { _writing?: boolean }) | undefined
-  while (stream?._writing === true) await once(stream, 'write')
+  while (stream?._writing === true) {
+    // a destination that fails (stdout closed) writes nothing more to wait for
+    try { await once(stream, 'write') } catch { return }
+  }
 }
 
 /** A log call's message, its object's string fields and errors, key-shaped text redacted. */
